@@ -1,0 +1,14 @@
+//! Chariot: a Xiangqi (Chinese chess) engine.
+//!
+//! Layers, each depending only on those above it in this list:
+//! `types` -> `attacks` -> `zobrist` -> `position` -> `perft` -> ... ->
+//! `protocol`. The binary (`main.rs`) is a thin command-line wrapper.
+
+#![forbid(unsafe_code)]
+
+pub mod attacks;
+pub mod perft;
+pub mod position;
+pub mod protocol;
+pub mod types;
+pub mod zobrist;

@@ -1,0 +1,55 @@
+//! Perft: count the leaf nodes of the legal move tree, the standard check of
+//! a move generator. The last ply is bulk-counted (moves are counted, not
+//! played). Shared by the CLI, the protocol's `go perft`, tests and benches.
+
+use crate::position::Position;
+use crate::types::Move;
+
+/// Number of leaf nodes `depth` plies below `pos`.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal(),
+        _ => {
+            let mut nodes = 0;
+            for m in pos.legal_moves() {
+                let mut child = *pos;
+                child.make_move(m);
+                nodes += perft(&child, depth - 1);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft split by root move, in generation order.
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut child = *pos;
+            child.make_move(m);
+            (m, perft(&child, depth - 1))
+        })
+        .collect()
+}
+
+/// The slow reference: no bulk counting, every leaf is a played move, and
+/// legality comes from the independent reference generator in
+/// [`crate::position::reference`].
+pub fn perft_reference(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    crate::position::reference::legal_moves(pos)
+        .into_iter()
+        .map(|m| {
+            let mut child = *pos;
+            child.make_move(m);
+            perft_reference(&child, depth - 1)
+        })
+        .sum()
+}

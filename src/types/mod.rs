@@ -1,0 +1,16 @@
+//! Domain types shared by every layer: squares, bitboards, colours, pieces,
+//! moves and move lists.
+//!
+//! Board geometry (one convention everywhere): files `a`..`i` from Red's left,
+//! ranks `0`..`9` with rank 0 = Red's back rank, square index = rank * 9 + file
+//! (a0 = 0, i9 = 89). Moves are written in ICCS/UCCI text: `h2e2`.
+
+mod bitboard;
+mod moves;
+mod piece;
+mod square;
+
+pub use bitboard::{Bitboard, BitboardIter};
+pub use moves::{MAX_MOVES, Move, MoveList};
+pub use piece::{Color, Piece, PieceKind};
+pub use square::{File, Rank, Square};
