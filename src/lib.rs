@@ -7,8 +7,13 @@
 #![forbid(unsafe_code)]
 
 pub mod attacks;
+pub mod bench;
+pub mod engine;
+pub mod eval;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod rules;
+pub mod search;
 pub mod types;
 pub mod zobrist;

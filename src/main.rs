@@ -30,13 +30,31 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search the bench positions to a fixed depth; prints the node count
+    /// (the bench signature) and the speed.
+    Bench {
+        #[arg(default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
     let result = match cli.command {
-        None => protocol::run(io::stdin().lock(), io::stdout().lock()).map_err(|e| e.to_string()),
+        None => {
+            protocol::run(io::stdin().lock(), protocol::Output::new(Box::new(io::stdout())));
+            Ok(())
+        }
+        Some(Command::Bench { depth }) => {
+            let r = chariot::bench::run(depth);
+            println!("Positions       : {}", r.positions);
+            println!("Depth           : {}", r.depth);
+            println!("Total time (ms) : {}", r.time_ms);
+            println!("Nodes searched  : {}", r.nodes);
+            println!("Nodes/second    : {}", r.nps);
+            Ok(())
+        }
         Some(Command::Perft { depth, fen, moves, divide }) => run_perft(depth, fen, &moves, divide),
     };
     match result {
@@ -53,11 +71,18 @@ fn run_perft(depth: u32, fen: Option<String>, moves: &[String], divide: bool) ->
         Some(f) => Position::from_fen(&f).map_err(|e| format!("bad FEN: {e}"))?,
         None => Position::startpos(),
     };
-    protocol::apply_moves(&mut pos, moves.iter().map(String::as_str))?;
+    pos.play_text_moves(moves.iter().map(String::as_str))?;
     let mut out = io::stdout().lock();
     let start = Instant::now();
     let nodes = if divide {
-        protocol::write_divide(&mut out, &pos, depth).map_err(|e| e.to_string())?
+        let mut total = 0;
+        for (m, n) in chariot::perft::divide(&pos, depth) {
+            writeln!(out, "{m}: {n}").map_err(|e| e.to_string())?;
+            total += n;
+        }
+        writeln!(out).map_err(|e| e.to_string())?;
+        writeln!(out, "Nodes searched: {total}").map_err(|e| e.to_string())?;
+        total
     } else {
         let n = chariot::perft::perft(&pos, depth);
         writeln!(out, "Nodes searched: {n}").map_err(|e| e.to_string())?;

@@ -5,6 +5,8 @@
 mod fen;
 mod movegen;
 pub mod reference;
+mod see;
+pub use see::SEE_VALUE;
 #[cfg(test)]
 mod tests;
 
@@ -266,6 +268,18 @@ impl Position {
         }
         if !self.is_legal_full(m) {
             return Err(MoveError::LeavesKingAttacked);
+        }
+        Ok(())
+    }
+
+    /// Plays moves given as ICCS text, stopping at the first unparsable or
+    /// illegal one; the error names it (the moves before it stay played).
+    pub fn play_text_moves<'a>(&mut self, moves: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+        for (i, text) in moves.into_iter().enumerate() {
+            let m =
+                Move::parse(text).ok_or_else(|| format!("move {} '{}' is not a move in ICCS notation", i + 1, text))?;
+            self.check_move(m).map_err(|e| format!("move {} '{}' is illegal: {}", i + 1, text, e))?;
+            self.make_move(m);
         }
         Ok(())
     }

@@ -1,89 +1,231 @@
-//! The protocol loop (minimal for now: handshake, `position`, `go perft`,
-//! `d`, `quit`). Reads lines, never panics on input, writes protocol lines to
-//! the writer and flushes each one.
+//! The protocol front end: UCCI 3.0 and UCI (Pikafish dialect), chosen by
+//! the first command. Every input line is parsed into a typed [`Command`]
+//! first (`parse`), then acted on here. Output lines go through [`Output`],
+//! which flushes each line at once. Nothing here panics on input.
 
+mod options;
+mod parse;
+mod report;
+
+pub use parse::{Command, GoArgs, parse_command};
+
+use crate::bench;
+use crate::engine::Engine;
+use crate::eval;
 use crate::perft;
 use crate::position::Position;
-use crate::types::Move;
+use options::OPTIONS;
+use report::ProtocolListener;
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Parses `moves` text and plays the moves on `pos`, stopping at the first
-/// unparsable or illegal one. Returns the error text naming that move.
-pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
-    for (i, text) in moves.into_iter().enumerate() {
-        let m = Move::parse(text).ok_or_else(|| format!("move {} '{}' is not a move in ICCS notation", i + 1, text))?;
-        pos.check_move(m).map_err(|e| format!("move {} '{}' is illegal: {}", i + 1, text, e))?;
-        pos.make_move(m);
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dialect {
+    Uci,
+    Ucci,
+}
+
+/// The protocol's writer: one whole line at a time, flushed, shared with the
+/// search thread.
+pub struct Output {
+    writer: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Output {
+    pub fn new(writer: Box<dyn Write + Send>) -> Arc<Output> {
+        Arc::new(Output { writer: Mutex::new(writer) })
     }
-    Ok(())
-}
 
-/// Parses the arguments of a `position` command: `startpos | fen F` then an
-/// optional `moves ...`. On a bad move, the moves before it are kept and the
-/// error is returned beside the position.
-pub fn parse_position(args: &[&str]) -> Result<(Position, Option<String>), String> {
-    let moves_at = args.iter().position(|&t| t == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&args[..i], &args[i + 1..]),
-        None => (args, &args[args.len()..]),
-    };
-    let mut pos = match setup.first() {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&setup[1..].join(" ")).map_err(|e| format!("bad FEN: {e}"))?,
-        _ => return Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
-    };
-    let err = apply_moves(&mut pos, moves.iter().copied()).err();
-    Ok((pos, err))
-}
-
-/// Runs perft with divide output in Stockfish style.
-pub fn write_divide(out: &mut impl Write, pos: &Position, depth: u32) -> std::io::Result<u64> {
-    let start = Instant::now();
-    let mut total = 0;
-    for (m, n) in perft::divide(pos, depth) {
-        writeln!(out, "{m}: {n}")?;
-        total += n;
+    pub fn line(&self, text: &str) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed stdout is not our problem to report; keep serving.
+        let _ = writeln!(w, "{}", text.trim_end());
+        let _ = w.flush();
     }
-    let elapsed = start.elapsed();
-    writeln!(out)?;
-    writeln!(out, "Nodes searched: {total}")?;
-    out.flush()?;
-    log::info!("perft {depth}: {total} nodes in {elapsed:?}");
-    Ok(total)
-}
 
-/// The protocol loop over any reader and writer.
-pub fn run(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
-    let mut pos = Position::startpos();
-    for line in input.lines() {
-        let line = line?;
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some(&cmd) = tokens.first() else { continue };
-        match cmd {
-            "uci" => writeln!(out, "id name Chariot\nid author the Chariot developers\nuciok")?,
-            "ucci" => writeln!(out, "id name Chariot\nid author the Chariot developers\nucciok")?,
-            "isready" => writeln!(out, "readyok")?,
-            "position" => match parse_position(&tokens[1..]) {
-                Ok((p, err)) => {
-                    pos = p;
-                    if let Some(e) = err {
-                        writeln!(out, "info string {e}")?;
-                    }
-                }
-                Err(e) => writeln!(out, "info string {e}")?,
-            },
-            "go" if tokens.get(1) == Some(&"perft") => match tokens.get(2).and_then(|t| t.parse::<u32>().ok()) {
-                Some(depth) => {
-                    write_divide(&mut out, &pos, depth)?;
-                }
-                None => writeln!(out, "info string go perft needs a depth")?,
-            },
-            "d" => writeln!(out, "{}", pos.pretty())?,
-            "quit" => break,
-            _ => writeln!(out, "info string unknown command '{cmd}'")?,
+    pub fn lines(&self, text: &str) {
+        for l in text.lines() {
+            self.line(l);
         }
-        out.flush()?;
     }
-    Ok(())
 }
+
+/// Protocol-level settings that are not engine options.
+pub(crate) struct Session {
+    pub dialect: Dialect,
+    pub engine: Engine,
+    pub out: Arc<Output>,
+    pub use_millisec: bool,
+    pub show_wdl: bool,
+    pub ponder: bool,
+    pub debug: bool,
+    /// UCCI draw/resign behaviour.
+    pub draw_offers: bool,
+    pub resign: bool,
+}
+
+/// Runs the protocol loop until `quit` or end of input.
+pub fn run(input: impl BufRead, out: Arc<Output>) {
+    let mut s = Session {
+        dialect: Dialect::Uci,
+        engine: Engine::new(),
+        out,
+        use_millisec: false,
+        show_wdl: false,
+        ponder: false,
+        debug: false,
+        draw_offers: true,
+        resign: true,
+    };
+    let mut lines = input.split(b'\n');
+    while let Some(Ok(raw)) = lines.next() {
+        // Lossy: a stray non-UTF-8 byte must not end the session.
+        let text = String::from_utf8_lossy(&raw);
+        let command = parse_command(&text);
+        if !handle(&mut s, command) {
+            break;
+        }
+    }
+    // End of input or quit: an unfinished search still answers.
+    s.engine.stop();
+}
+
+/// Acts on one command; false = quit.
+fn handle(s: &mut Session, command: Command) -> bool {
+    match command {
+        Command::Empty => {}
+        Command::Uci => {
+            s.dialect = Dialect::Uci;
+            s.out.line(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
+            s.out.line("id author the Chariot developers");
+            for opt in OPTIONS.iter().filter(|o| o.uci_name.is_some()) {
+                s.out.line(&opt.uci_line());
+            }
+            s.out.line("uciok");
+        }
+        Command::Ucci => {
+            s.dialect = Dialect::Ucci;
+            s.out.line(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
+            s.out.line("id copyright 2026 the Chariot developers, GPL-3.0-or-later");
+            s.out.line("id author the Chariot developers");
+            s.out.line("id user unknown");
+            for opt in OPTIONS.iter().filter(|o| o.ucci_name.is_some()) {
+                s.out.line(&opt.ucci_line());
+            }
+            s.out.line("ucciok");
+        }
+        Command::IsReady => s.out.line("readyok"),
+        Command::UciNewGame => s.engine.new_game(),
+        Command::SetOption { name, value } => options::set(s, &name, value.as_deref()),
+        Command::Position { fen, moves } => match s.engine.set_position(fen.as_deref(), &refs(&moves)) {
+            Ok(None) => {}
+            Ok(Some(bad)) => s.out.line(&format!("info string {bad}")),
+            Err(e) => s.out.line(&format!("info string bad FEN: {e}; position unchanged")),
+        },
+        Command::BanMoves(moves) => {
+            let rejected = s.engine.set_banmoves(&refs(&moves));
+            if !rejected.is_empty() {
+                s.out.line(&format!("info string banmoves ignored (not legal here): {}", rejected.join(" ")));
+            }
+        }
+        Command::Go(args) => go(s, args),
+        Command::Perft(depth) => {
+            let pos = *s.engine.position();
+            let start = Instant::now();
+            let mut total = 0;
+            for (m, n) in perft::divide(&pos, depth) {
+                s.out.line(&format!("{m}: {n}"));
+                total += n;
+            }
+            s.out.line("");
+            s.out.line(&format!("Nodes searched: {total}"));
+            log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+        }
+        Command::Stop => {
+            if s.engine.stop().is_none() && s.dialect == Dialect::Ucci {
+                // UCCI: `stop` while idle answers `nobestmove`.
+                s.out.line("nobestmove");
+            }
+        }
+        Command::PonderHit { draw: _ } => {
+            s.engine.ponderhit();
+        }
+        Command::Probe { fen, moves } => probe(s, fen.as_deref(), &moves),
+        Command::Display => s.out.lines(&s.engine.position().pretty()),
+        Command::Eval => s.out.lines(&eval::explain(s.engine.position())),
+        Command::Bench(depth) => {
+            let out = Arc::clone(&s.out);
+            s.engine.stop();
+            let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+            out.line(&format!("info string bench positions {} depth {}", result.positions, result.depth));
+            out.line(&format!("Total time (ms) : {}", result.time_ms));
+            out.line(&format!("Nodes searched  : {}", result.nodes));
+            out.line(&format!("Nodes/second    : {}", result.nps));
+        }
+        Command::Help => s.out.lines(HELP),
+        Command::Quit => {
+            s.engine.stop();
+            if s.dialect == Dialect::Ucci {
+                s.out.line("bye");
+            }
+            return false;
+        }
+        Command::Unknown(text) => s.out.line(&format!("info string unknown command '{}' (try 'help')", clip(&text))),
+        Command::Invalid(why) => s.out.line(&format!("info string {why}")),
+    }
+    true
+}
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn clip(text: &str) -> String {
+    let t: String = text.chars().take(80).collect();
+    if t.len() < text.len() { format!("{t}...") } else { t }
+}
+
+fn go(s: &mut Session, args: GoArgs) {
+    if args.perft.is_some() {
+        return;
+    }
+    let listener = Arc::new(ProtocolListener::new(
+        Arc::clone(&s.out),
+        s.dialect,
+        s.show_wdl,
+        args.draw_offered,
+        s.draw_offers,
+        s.resign,
+    ));
+    // UCCI `go depth 0` asks for no search at all.
+    if s.dialect == Dialect::Ucci && args.depth == Some(0) {
+        s.engine.stop();
+        s.out.line("nobestmove");
+        return;
+    }
+    let limits = args.to_limits(s.engine.position().side_to_move(), s.dialect, s.use_millisec);
+    s.engine.go(limits, listener);
+}
+
+fn probe(s: &mut Session, fen: Option<&str>, moves: &[String]) {
+    let pos = match fen {
+        Some(f) => Position::from_fen(f),
+        None => Ok(Position::startpos()),
+    };
+    let Ok(mut pos) = pos else {
+        s.out.line("info string probe: bad FEN");
+        return;
+    };
+    if let Err(e) = pos.play_text_moves(moves.iter().map(String::as_str)) {
+        s.out.line(&format!("info string probe: {e}"));
+        return;
+    }
+    s.out.line(&report::pophash(&s.engine, &pos));
+}
+
+const HELP: &str = "Chariot speaks UCCI 3.0 (start with 'ucci') and UCI (start with 'uci').
+Commands: uci, ucci, isready, ucinewgame, setoption, position {startpos | fen F} [moves ...],
+banmoves m1 m2 ..., go [ponder|draw] [depth N | nodes N | movetime MS | infinite | mate N |
+wtime/btime/winc/binc/movestogo | time/increment/movestogo/opptime (UCCI)] [searchmoves ...],
+go perft N, stop, ponderhit, probe, d (board), eval, bench [depth], help, quit.";

@@ -1,0 +1,84 @@
+//! `bench`: a fixed set of positions searched to a fixed depth with one
+//! thread and a fresh 16 MB hash. The total node count is deterministic: the
+//! "bench signature" every search or evaluation change reports.
+
+use crate::engine::Engine;
+use crate::search::{Limits, Silent};
+use std::time::Instant;
+
+pub const DEFAULT_DEPTH: i32 = 9;
+
+/// (FEN or "startpos", moves from it).
+const POSITIONS: &[(&str, &str)] = &[
+    ("startpos", "b2e2 b9c7 b0c2 a9b9"),
+    ("startpos", "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 h7h3 c3c4"),
+    ("startpos", "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 c3c4 g6g5 b0a2 g7f5"),
+    ("startpos", "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 h0h6"),
+    ("startpos", "h2e2 h7e7 b0c2 h9g7 g3g4 b7b4 a0a1 d9e8"),
+    ("startpos", "h2e2 b7e7 h0g2 b9c7 i0h0 a9b9"),
+    ("startpos", "h2e2 b9c7 b0c2 h7f7 f0e1 g6g5"),
+    ("startpos", "c3c4 b7d7 b0c2 g9e7 b2b8 a9a8 b8b4 h9f8 g3g4"),
+    ("startpos", "c3c4 g6g5 b2b4 h7h5 h0g2 h5i5 h2i2"),
+    ("startpos", "c3c4 g9e7 h0g2 h7h5 b2e2 h5a5 e2e6 d9e8 b0a2"),
+    ("startpos", "g3g4 c6c5 h2h4 f9e8 i3i4 b7b5 h0g2 b9c7 c0e2"),
+    ("startpos", "c0e2 b7f7 b0c2 g6g5 b2b8 a9a8 b8b5"),
+    ("startpos", "c0e2 g6g5 c3c4 h9g7 b0c2 b9c7 i3i4"),
+    ("startpos", "c0e2 h7e7 b0c2 h9g7 h2h4 i9h9 h4c4"),
+    ("startpos", "b0c2 g6g5 g0e2 h7h5"),
+    ("startpos", "b0c2 h9g7 h0g2 c9e7 b2b4 i6i5"),
+    ("startpos", "b2d2 c6c5 h2h4 b7g7"),
+    ("startpos", "h2d2 c6c5 h0g2 b7b5 b2b4 h9g7 a3a4"),
+    ("startpos", "h2d2 h7e7 h0g2 g6g5 f0e1 b7b3 a3a4"),
+    ("startpos", "b2c2 h9g7 c2c6 g6g5 d0e1 c9e7 c0e2 i6i5 h2h6"),
+    ("3ak4/4a4/4b4/9/9/2N6/9/9/9/4K4 w - - 0 1", ""), // horse vs full-ish defence
+    ("2bak4/4a4/4b4/9/4p4/9/9/9/4C4/3K5 b - - 0 1", ""), // cannon vs pawn and defenders
+    ("3k5/9/9/9/9/9/9/3R5/9/4K4 b - - 0 1", ""),      // rook check
+    ("5k3/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1", ""),      // stalemated red king
+    ("3aka3/9/9/9/9/9/4P4/9/4R4/3K5 w - - 0 1", ""),  // rook and pawn vs advisors
+    ("3k5/4a4/5a3/9/9/6N2/4P4/9/9/4K4 w - - 0 1", ""), // horse and pawn vs advisors
+    ("4ka3/4a4/4b4/9/9/9/9/4B4/4A4/3AKC3 w - - 0 1", ""), // cannon and defenders
+    ("2b1ka3/4a4/4b4/9/2p3p2/9/2P3P2/4B4/4A4/2BAK4 w - - 0 1", ""), // pawns and defenders
+    ("3k5/9/4b4/9/2r6/9/9/4B4/4A4/3AK1R2 w - - 0 1", ""), // rook vs rook
+    ("4k4/4a4/3a5/9/9/9/9/4C4/9/3K5 b - - 0 1", ""),  // cannon, black to move
+];
+
+pub struct BenchResult {
+    pub positions: usize,
+    pub depth: i32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub nps: u64,
+}
+
+/// Searches every bench position to `depth`.
+pub fn run(depth: i32) -> BenchResult {
+    let depth = depth.clamp(1, 64);
+    let mut nodes = 0;
+    let start = Instant::now();
+    for (fen, moves) in POSITIONS {
+        // A fresh engine per position: no state carries over, so the count
+        // depends only on the code.
+        let mut engine = Engine::new();
+        let fen = (*fen != "startpos").then_some(*fen);
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        match engine.set_position(fen, &moves) {
+            Ok(None) => {}
+            other => panic!("bench position {fen:?} {moves:?} is broken: {other:?}"),
+        }
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        nodes += engine.search_blocking(&limits, &Silent).nodes;
+    }
+    let time_ms = start.elapsed().as_millis() as u64;
+    BenchResult { positions: POSITIONS.len(), depth, nodes, time_ms, nps: nodes * 1000 / time_ms.max(1) }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bench_signature_is_deterministic() {
+        let a = super::run(5);
+        let b = super::run(5);
+        assert_eq!(a.nodes, b.nodes);
+        assert!(a.positions >= 30);
+    }
+}

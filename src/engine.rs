@@ -1,0 +1,235 @@
+//! The engine's API: the game position and its history, the options, the
+//! transposition table and a search running in the background. It never
+//! prints; the protocol layer formats what the search reports.
+
+use crate::position::{FenError, Position};
+use crate::rules::PathEntry;
+use crate::search::{self, Config, Limits, Listener, Outcome, Signals, TranspositionTable};
+use crate::types::Move;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+pub const DEFAULT_HASH_MB: usize = 16;
+pub const MAX_HASH_MB: usize = 65536;
+pub const MAX_THREADS: usize = 1024;
+pub const MAX_MULTIPV: usize = 128;
+
+struct Running {
+    handle: JoinHandle<Outcome>,
+    signals: Arc<Signals>,
+    start: Instant,
+}
+
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    config: Config,
+    /// Positions since the last capture (the base FEN's position first when
+    /// no capture followed it), the current position last.
+    history: Vec<PathEntry>,
+    position: Position,
+    banmoves: Vec<Move>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+/// A move in `position ... moves` that could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadMove {
+    pub index: usize,
+    pub text: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for BadMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "move {} '{}' {}; kept the position before it", self.index + 1, self.text, self.reason)
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let position = Position::startpos();
+        Engine {
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            config: Config::default(),
+            history: vec![entry(&position)],
+            position,
+            banmoves: Vec::new(),
+            running: None,
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The game history since the last capture, current position last.
+    pub fn history(&self) -> &[PathEntry] {
+        &self.history
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Sets the position from a FEN (or the start) and moves. On a bad move
+    /// the moves before it stay played and the error says which one failed.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<Option<BadMove>, FenError> {
+        let base = match fen {
+            Some(f) => Position::from_fen(f)?,
+            None => Position::startpos(),
+        };
+        self.stop();
+        self.position = base;
+        self.history = vec![entry(&base)];
+        self.banmoves.clear();
+        for (index, &text) in moves.iter().enumerate() {
+            let bad = |reason: String| Some(BadMove { index, text: text.to_string(), reason });
+            let Some(m) = Move::parse(text) else {
+                return Ok(bad("is not a move in ICCS notation".to_string()));
+            };
+            if let Err(e) = self.position.check_move(m) {
+                return Ok(bad(format!("is illegal: {e}")));
+            }
+            self.play(m);
+        }
+        Ok(None)
+    }
+
+    fn play(&mut self, m: Move) {
+        let capture = self.position.is_capture(m);
+        self.position.make_move(m);
+        if capture {
+            self.history.clear();
+        }
+        self.history.push(entry(&self.position));
+    }
+
+    /// Moves the repetition rules forbid here (UCCI `banmoves`); cleared by
+    /// the next `set_position`. Illegal or unparsable ones are returned.
+    pub fn set_banmoves(&mut self, moves: &[&str]) -> Vec<String> {
+        self.banmoves.clear();
+        let mut rejected = Vec::new();
+        for &text in moves {
+            match Move::parse(text).filter(|&m| self.position.check_move(m).is_ok()) {
+                Some(m) => self.banmoves.push(m),
+                None => rejected.push(text.to_string()),
+            }
+        }
+        rejected
+    }
+
+    pub fn banmoves(&self) -> &[Move] {
+        &self.banmoves
+    }
+
+    /// Starts a search in the background. Exactly one `best_move` reaches
+    /// the listener for every call.
+    pub fn go(&mut self, mut limits: Limits, listener: Arc<dyn Listener + Send + Sync>) {
+        self.stop();
+        limits.banmoves.extend(self.banmoves.iter().copied());
+        let signals = Arc::new(Signals::default());
+        signals.pondering.store(limits.ponder, Ordering::Relaxed);
+        let start = Instant::now();
+        let (tt, config, position, history) =
+            (Arc::clone(&self.tt), self.config.clone(), self.position, self.history.clone());
+        let thread_signals = Arc::clone(&signals);
+        let handle = std::thread::Builder::new()
+            .name("search-main".to_string())
+            .stack_size(16 * 1024 * 1024)
+            .spawn(move || search::search(&position, &history, &limits, &config, &tt, &thread_signals, &*listener))
+            .expect("spawning the search thread");
+        self.running = Some(Running { handle, signals, start });
+    }
+
+    /// Runs a search on the calling thread and returns its outcome.
+    pub fn search_blocking(&mut self, limits: &Limits, listener: &dyn Listener) -> Outcome {
+        self.stop();
+        let signals = Signals::default();
+        search::search(&self.position, &self.history, limits, &self.config, &self.tt, &signals, listener)
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Ends a running search (its best move is reported) and waits for it.
+    pub fn stop(&mut self) -> Option<Outcome> {
+        let running = self.running.take()?;
+        running.signals.stop.store(true, Ordering::Relaxed);
+        running.handle.join().ok()
+    }
+
+    /// Waits for a running search to end by itself.
+    pub fn wait(&mut self) -> Option<Outcome> {
+        let running = self.running.take()?;
+        running.handle.join().ok()
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&self) -> bool {
+        match &self.running {
+            Some(r) if r.signals.pondering.load(Ordering::Relaxed) => {
+                r.signals.ponderhit(r.start);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Cheap: a GUI may send it before every move. The hash is kept (its
+    /// entries are checked against the full key); `clear_hash` empties it.
+    pub fn new_game(&mut self) {
+        self.stop();
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.stop();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb())),
+        }
+    }
+
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.stop();
+        let mb = mb.clamp(1, MAX_HASH_MB);
+        if self.tt.size_mb() != mb {
+            // Drop the old table first so both never exist at once.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
+    }
+
+    pub fn probe_tt(&self, key: u64) -> Option<crate::search::tt::TtData> {
+        self.tt.probe(key)
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.stop();
+        self.config.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    pub fn set_multipv(&mut self, n: usize) {
+        self.config.multipv = n.clamp(1, MAX_MULTIPV);
+    }
+
+    pub fn set_move_overhead_ms(&mut self, ms: i64) {
+        self.config.move_overhead_ms = ms.clamp(0, 60_000);
+    }
+}
+
+fn entry(pos: &Position) -> PathEntry {
+    PathEntry { key: pos.key(), checked: pos.in_check() }
+}

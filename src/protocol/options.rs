@@ -1,0 +1,186 @@
+//! Every option, declared once: its names in each dialect, its type and
+//! range, and what setting it does. Both the handshake lines and `setoption`
+//! come from this table.
+
+use super::Session;
+
+#[derive(Clone, Copy, Debug)]
+pub enum OptionKind {
+    Check(bool),
+    Spin { default: i64, min: i64, max: i64 },
+    Combo { default: &'static str, values: &'static [&'static str] },
+    Button,
+    Text(&'static str),
+}
+
+pub struct EngineOption {
+    pub uci_name: Option<&'static str>,
+    pub ucci_name: Option<&'static str>,
+    pub kind: OptionKind,
+    /// Applies a validated value ("true"/"false", a number in range, a combo
+    /// value, the text, or "" for a button).
+    apply: fn(&mut Session, &str),
+}
+
+impl EngineOption {
+    pub fn uci_line(&self) -> String {
+        let name = self.uci_name.unwrap_or_default();
+        match self.kind {
+            OptionKind::Check(d) => format!("option name {name} type check default {d}"),
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, values } => {
+                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                format!("option name {name} type combo default {default} {}", vars.join(" "))
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::Text(d) => {
+                format!("option name {name} type string default {}", if d.is_empty() { "<empty>" } else { d })
+            }
+        }
+    }
+
+    pub fn ucci_line(&self) -> String {
+        let name = self.ucci_name.unwrap_or_default();
+        match self.kind {
+            OptionKind::Check(d) => format!("option {name} type check default {d}"),
+            OptionKind::Spin { default, min, max } => {
+                format!("option {name} type spin min {min} max {max} default {default}")
+            }
+            OptionKind::Combo { default, values } => {
+                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                format!("option {name} type combo {} default {default}", vars.join(" "))
+            }
+            OptionKind::Button => format!("option {name} type button"),
+            OptionKind::Text(d) => {
+                format!("option {name} type string default {}", if d.is_empty() { "<empty>" } else { d })
+            }
+        }
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        [self.uci_name, self.ucci_name].iter().flatten().any(|n| n.eq_ignore_ascii_case(name))
+    }
+}
+
+fn threads(s: &mut Session, v: &str) {
+    s.engine.set_threads(v.parse().unwrap_or(1));
+}
+fn hash(s: &mut Session, v: &str) {
+    s.engine.set_hash_mb(v.parse().unwrap_or(16));
+}
+fn clear_hash(s: &mut Session, _: &str) {
+    s.engine.clear_hash();
+}
+fn ponder(s: &mut Session, v: &str) {
+    s.ponder = v == "true";
+}
+fn multipv(s: &mut Session, v: &str) {
+    s.engine.set_multipv(v.parse().unwrap_or(1));
+}
+fn overhead(s: &mut Session, v: &str) {
+    s.engine.set_move_overhead_ms(v.parse().unwrap_or(30));
+}
+fn show_wdl(s: &mut Session, v: &str) {
+    s.show_wdl = v == "true";
+}
+fn millisec(s: &mut Session, v: &str) {
+    s.use_millisec = v == "true";
+}
+fn debug(s: &mut Session, v: &str) {
+    s.debug = v == "true";
+}
+fn new_game(s: &mut Session, _: &str) {
+    s.engine.new_game();
+}
+fn draw_offers(s: &mut Session, v: &str) {
+    s.draw_offers = v == "true";
+}
+fn resign(s: &mut Session, v: &str) {
+    s.resign = v == "true";
+}
+/// Accepted so GUIs can set it; it does not change play (see README).
+fn accepted(_: &mut Session, _: &str) {}
+
+pub static OPTIONS: &[EngineOption] = &[
+    EngineOption {
+        uci_name: Some("Threads"),
+        ucci_name: Some("threads"),
+        kind: OptionKind::Spin { default: 1, min: 1, max: 1024 },
+        apply: threads,
+    },
+    EngineOption {
+        uci_name: Some("Hash"),
+        ucci_name: Some("hashsize"),
+        kind: OptionKind::Spin { default: 16, min: 1, max: 65536 },
+        apply: hash,
+    },
+    EngineOption { uci_name: Some("Clear Hash"), ucci_name: None, kind: OptionKind::Button, apply: clear_hash },
+    EngineOption { uci_name: Some("Ponder"), ucci_name: Some("ponder"), kind: OptionKind::Check(false), apply: ponder },
+    EngineOption {
+        uci_name: Some("MultiPV"),
+        ucci_name: None,
+        kind: OptionKind::Spin { default: 1, min: 1, max: 128 },
+        apply: multipv,
+    },
+    EngineOption {
+        uci_name: Some("Move Overhead"),
+        ucci_name: None,
+        kind: OptionKind::Spin { default: 30, min: 0, max: 5000 },
+        apply: overhead,
+    },
+    EngineOption { uci_name: Some("UCI_ShowWDL"), ucci_name: None, kind: OptionKind::Check(false), apply: show_wdl },
+    EngineOption { uci_name: None, ucci_name: Some("usemillisec"), kind: OptionKind::Check(false), apply: millisec },
+    EngineOption { uci_name: None, ucci_name: Some("batch"), kind: OptionKind::Check(false), apply: accepted },
+    EngineOption { uci_name: None, ucci_name: Some("debug"), kind: OptionKind::Check(false), apply: debug },
+    EngineOption { uci_name: None, ucci_name: Some("newgame"), kind: OptionKind::Button, apply: new_game },
+    EngineOption { uci_name: None, ucci_name: Some("usebook"), kind: OptionKind::Check(false), apply: accepted },
+    EngineOption { uci_name: None, ucci_name: Some("bookfiles"), kind: OptionKind::Text(""), apply: accepted },
+    EngineOption {
+        uci_name: None,
+        ucci_name: Some("randomness"),
+        kind: OptionKind::Combo { default: "none", values: &["none", "tiny", "small", "medium", "large", "huge"] },
+        apply: accepted,
+    },
+    EngineOption {
+        uci_name: None,
+        ucci_name: Some("style"),
+        kind: OptionKind::Combo { default: "normal", values: &["solid", "normal", "risky"] },
+        apply: accepted,
+    },
+    EngineOption { uci_name: None, ucci_name: Some("drawoffers"), kind: OptionKind::Check(true), apply: draw_offers },
+    EngineOption { uci_name: None, ucci_name: Some("resign"), kind: OptionKind::Check(true), apply: resign },
+];
+
+/// Handles `setoption`: finds the option by either name, validates the
+/// value, applies it, or says what is wrong.
+pub fn set(s: &mut Session, name: &str, value: Option<&str>) {
+    let Some(opt) = OPTIONS.iter().find(|o| o.matches(name)) else {
+        s.out.line(&format!("info string unknown option '{name}'"));
+        return;
+    };
+    let value = value.unwrap_or("").trim();
+    let checked: Result<String, String> = match opt.kind {
+        OptionKind::Check(_) => match value.to_ascii_lowercase().as_str() {
+            "true" | "on" | "1" => Ok("true".into()),
+            "false" | "off" | "0" => Ok("false".into()),
+            _ => Err(format!("option '{name}' needs true or false, got '{value}'")),
+        },
+        OptionKind::Spin { min, max, .. } => match value.parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
+            Ok(n) => Err(format!("option '{name}' value {n} is outside {min}..{max}")),
+            Err(_) => Err(format!("option '{name}' needs a number, got '{value}'")),
+        },
+        OptionKind::Combo { values, .. } => match values.iter().find(|v| v.eq_ignore_ascii_case(value)) {
+            Some(v) => Ok(v.to_string()),
+            None => Err(format!("option '{name}' needs one of {}, got '{value}'", values.join(", "))),
+        },
+        OptionKind::Button => Ok(String::new()),
+        OptionKind::Text(_) => Ok(value.to_string()),
+    };
+    match checked {
+        Ok(v) => (opt.apply)(s, &v),
+        Err(e) => s.out.line(&format!("info string {e}; unchanged")),
+    }
+}

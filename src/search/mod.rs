@@ -1,0 +1,288 @@
+//! The search: iterative deepening with aspiration windows over a principal
+//! variation search, quiescence search, a shared transposition table and
+//! Lazy SMP threads. It never prints: results go to a [`Listener`].
+//!
+//! The calling thread is the main search thread: it alone watches the clock
+//! and reports. Helper threads search the same root, sharing the TT.
+
+pub mod params;
+pub mod time;
+pub mod tt;
+mod worker;
+
+use crate::position::Position;
+use crate::rules::PathEntry;
+use crate::types::Move;
+use params::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+pub use time::Clock;
+use time::TimeBudget;
+pub use tt::{Bound, TranspositionTable};
+use worker::Worker;
+
+/// What to search for and how long (the `go` command, parsed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime_ms: Option<i64>,
+    /// Stop when a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// The side to move's clock.
+    pub clock: Option<Clock>,
+    /// Only these root moves (UCI `searchmoves`); empty = all.
+    pub searchmoves: Vec<Move>,
+    /// Root moves that must not be played (UCCI `banmoves`).
+    pub banmoves: Vec<Move>,
+}
+
+/// Settings that come from engine options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: i64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config { threads: 1, multipv: 1, move_overhead_ms: 30 }
+    }
+}
+
+/// A score as a GUI shows it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DisplayScore {
+    Centipawns(i32),
+    /// Mate in this many moves; negative when the side to move is mated.
+    Mate(i32),
+}
+
+pub fn display_score(score: i32) -> DisplayScore {
+    if score >= MATE_BOUND {
+        DisplayScore::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        DisplayScore::Mate(-(MATE + score) / 2)
+    } else {
+        DisplayScore::Centipawns(score)
+    }
+}
+
+/// One principal variation line of an iteration.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1-based MultiPV index.
+    pub multipv: usize,
+    pub score: i32,
+    /// `Some(Lower)` for a fail-high, `Some(Upper)` for a fail-low.
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<Move>,
+}
+
+/// Receives the search's output.
+pub trait Listener: Sync {
+    fn iteration(&self, info: &Iteration);
+    fn current_move(&self, depth: i32, mv: Move, number: usize);
+    /// The final answer; `best` is `None` only when there is no legal move.
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>, score: i32);
+}
+
+/// A listener that ignores everything (bench, tests).
+pub struct Silent;
+
+impl Listener for Silent {
+    fn iteration(&self, _: &Iteration) {}
+    fn current_move(&self, _: i32, _: Move, _: usize) {}
+    fn best_move(&self, _: Option<Move>, _: Option<Move>, _: i32) {}
+}
+
+/// Flags the engine uses to steer a running search from another thread.
+#[derive(Default)]
+pub struct Signals {
+    pub stop: AtomicBool,
+    /// Set while pondering; cleared by `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Nanoseconds from the search start to the ponderhit (the clock starts
+    /// then).
+    ponderhit_nanos: AtomicU64,
+}
+
+impl Signals {
+    pub fn ponderhit(&self, search_start: Instant) {
+        self.ponderhit_nanos.store(search_start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Release);
+    }
+}
+
+/// The final result.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// Everything the threads of one search share.
+struct Context<'a> {
+    tt: &'a TranspositionTable,
+    signals: &'a Signals,
+    listener: &'a dyn Listener,
+    start: Instant,
+    budget: Option<TimeBudget>,
+    node_limit: Option<u64>,
+    depth_limit: i32,
+    mate_limit: Option<u32>,
+    infinite: bool,
+    multipv: usize,
+    threads: usize,
+    /// Nodes of all threads, flushed every few thousand nodes.
+    nodes: AtomicU64,
+    /// Results of the helper threads: (move, score, completed depth).
+    votes: Mutex<Vec<(Move, i32, i32)>>,
+}
+
+impl Context<'_> {
+    /// Time since the clock started (the search start, or the ponderhit).
+    fn elapsed(&self) -> Duration {
+        let offset = Duration::from_nanos(self.signals.ponderhit_nanos.load(Ordering::Relaxed));
+        self.start.elapsed().saturating_sub(offset)
+    }
+
+    fn stopped(&self) -> bool {
+        self.signals.stop.load(Ordering::Relaxed)
+    }
+
+    fn pondering(&self) -> bool {
+        self.signals.pondering.load(Ordering::Acquire)
+    }
+}
+
+/// Searches `root` (the last entry of `history` must be the root) and
+/// reports to `listener`; ends with exactly one `best_move` call.
+pub fn search(
+    root: &Position,
+    history: &[PathEntry],
+    limits: &Limits,
+    config: &Config,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    listener: &dyn Listener,
+) -> Outcome {
+    let start = Instant::now();
+    tt.new_search();
+    let budget = if let Some(mt) = limits.movetime_ms {
+        Some(time::budget_for_movetime(mt, config.move_overhead_ms))
+    } else if limits.infinite {
+        None
+    } else {
+        limits.clock.map(|c| time::budget_for_clock(c, config.move_overhead_ms))
+    };
+    let ctx = Context {
+        tt,
+        signals,
+        listener,
+        start,
+        budget,
+        node_limit: limits.nodes,
+        depth_limit: limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1),
+        mate_limit: limits.mate,
+        infinite: limits.infinite,
+        multipv: config.multipv.max(1),
+        threads: config.threads.max(1),
+        nodes: AtomicU64::new(0),
+        votes: Mutex::new(Vec::new()),
+    };
+
+    let root_moves: Vec<Move> = root
+        .legal_moves()
+        .into_iter()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .filter(|m| !limits.banmoves.contains(m))
+        .collect();
+
+    let mut outcome = Outcome { best: None, ponder: None, score: -MATE, depth: 0, nodes: 0 };
+    if root_moves.is_empty() {
+        wait_while_told_to(&ctx);
+        listener.best_move(None, None, -MATE);
+        return outcome;
+    }
+
+    let mut main = Worker::new(&ctx, 0, root, history, &root_moves);
+    std::thread::scope(|scope| {
+        for id in 1..ctx.threads {
+            let ctx = &ctx;
+            let root_moves = &root_moves;
+            std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(8 * 1024 * 1024)
+                .spawn_scoped(scope, move || {
+                    let mut helper = Worker::new(ctx, id, root, history, root_moves);
+                    helper.iterate();
+                    if let Some(vote) = helper.vote() {
+                        ctx.votes.lock().unwrap_or_else(|e| e.into_inner()).push(vote);
+                    }
+                })
+                .expect("spawning a search thread");
+        }
+        main.iterate();
+        wait_while_told_to(&ctx);
+        signals.stop.store(true, Ordering::Relaxed);
+    });
+
+    let (best, ponder, score, depth) = main.best_with_votes();
+    outcome.best = Some(best);
+    outcome.ponder = ponder.or_else(|| ponder_from_tt(root, best, tt));
+    outcome.score = score;
+    outcome.depth = depth;
+    outcome.nodes = ctx.nodes.load(Ordering::Relaxed);
+    listener.best_move(outcome.best, outcome.ponder, score);
+    outcome
+}
+
+/// In infinite and ponder mode the answer waits for `stop` (or `ponderhit`).
+fn wait_while_told_to(ctx: &Context) {
+    while (ctx.infinite || ctx.pondering()) && !ctx.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// A ponder move from the TT when the PV is one move long.
+fn ponder_from_tt(root: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
+    let mut child = *root;
+    child.make_move(best);
+    let m = tt.probe(child.key())?.mv?;
+    child.check_move(m).ok().map(|_| m)
+}
+
+/// Mate scores are stored relative to the node, not the root.
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

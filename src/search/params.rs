@@ -1,0 +1,34 @@
+//! Search constants, named in one place.
+
+pub const MAX_PLY: usize = 128;
+pub const INFINITE: i32 = 32_000;
+pub const MATE: i32 = 30_000;
+/// Scores at or beyond this are mates found within the search horizon.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 * 2;
+
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub const ASPIRATION_DELTA: i32 = 30;
+
+pub const RFP_MAX_DEPTH: i32 = 7;
+pub const RFP_MARGIN: i32 = 100;
+
+pub const NULL_MIN_DEPTH: i32 = 3;
+pub const NULL_BASE_REDUCTION: i32 = 3;
+pub const NULL_DEPTH_DIVISOR: i32 = 4;
+
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+pub const FUTILITY_BASE: i32 = 120;
+pub const FUTILITY_PER_DEPTH: i32 = 110;
+
+pub const LMP_MAX_DEPTH: i32 = 6;
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+pub const SEE_QUIET_MARGIN: i32 = -60;
+pub const SEE_CAPTURE_MARGIN: i32 = -100;
+
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Main thread: how often (in nodes) to look at the clock.
+pub const TIME_CHECK_INTERVAL: u64 = 1024;

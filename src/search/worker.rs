@@ -1,0 +1,724 @@
+//! One search thread: iterative deepening, the root search, the PVS
+//! recursion and quiescence search. Steps are numbered in comments.
+
+use super::params::*;
+use super::{Context, Iteration, score_from_tt, score_to_tt};
+use crate::eval::evaluate;
+use crate::position::{GenType, Position, SEE_VALUE};
+use crate::rules::{CycleVerdict, PathEntry, judge_cycle};
+use crate::search::tt::Bound;
+use crate::types::{Move, MoveList, PieceKind};
+use std::sync::atomic::Ordering;
+
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    bound: Option<Bound>,
+    seldepth: usize,
+    pv: Vec<Move>,
+}
+
+pub(super) struct Worker<'a> {
+    ctx: &'a Context<'a>,
+    id: usize,
+    root: Position,
+    nodes: u64,
+    flushed_nodes: u64,
+    seldepth: usize,
+    /// Game history then the search path; the last entry is the current node.
+    path: Vec<PathEntry>,
+    root_moves: Vec<RootMove>,
+    completed_depth: i32,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// Quiet-move history by side, from and to square.
+    history: Vec<i32>,
+    /// The reply that refuted a move last time, by that move's from and to.
+    counter_moves: Vec<Option<Move>>,
+    moves_played: [Option<Move>; MAX_PLY + 2],
+    static_evals: [i32; MAX_PLY + 2],
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    lmr: Vec<[i32; 64]>,
+    aborted: bool,
+}
+
+fn history_index(side: usize, m: Move) -> usize {
+    side * 8100 + m.from().index() * 90 + m.to().index()
+}
+
+fn move_index(m: Move) -> usize {
+    m.from().index() * 90 + m.to().index()
+}
+
+const TT_MOVE_SCORE: i32 = 1 << 30;
+const GOOD_CAPTURE_SCORE: i32 = 1 << 26;
+const KILLER_SCORE: i32 = 1 << 25;
+const COUNTER_SCORE: i32 = (1 << 25) - 2;
+const BAD_CAPTURE_SCORE: i32 = -(1 << 26);
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        ctx: &'a Context<'a>,
+        id: usize,
+        root: &Position,
+        history: &[PathEntry],
+        root_moves: &[Move],
+    ) -> Worker<'a> {
+        let mut path = history.to_vec();
+        let root_entry = PathEntry { key: root.key(), checked: root.in_check() };
+        if path.last() != Some(&root_entry) {
+            path.push(root_entry);
+        }
+        let mut lmr = vec![[0i32; 64]; MAX_PLY + 1];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        // Order root moves once: captures by value first.
+        let mut ordered: Vec<Move> = root_moves.to_vec();
+        ordered.sort_by_key(|&m| std::cmp::Reverse(capture_value(root, m)));
+        Worker {
+            ctx,
+            id,
+            root: *root,
+            nodes: 0,
+            flushed_nodes: 0,
+            seldepth: 0,
+            path,
+            root_moves: ordered
+                .into_iter()
+                .map(|mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    bound: None,
+                    seldepth: 0,
+                    pv: vec![mv],
+                })
+                .collect(),
+            completed_depth: 0,
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 8100],
+            counter_moves: vec![None; 8100],
+            moves_played: [None; MAX_PLY + 2],
+            static_evals: [0; MAX_PLY + 2],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            lmr,
+            aborted: false,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    // ------------------------------------------------------------ bookkeeping
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes - self.flushed_nodes >= TIME_CHECK_INTERVAL {
+            self.ctx.nodes.fetch_add(self.nodes - self.flushed_nodes, Ordering::Relaxed);
+            self.flushed_nodes = self.nodes;
+            if self.is_main() {
+                self.check_time();
+            }
+        }
+        if self.is_main()
+            && let Some(limit) = self.ctx.node_limit
+            && self.total_nodes() >= limit
+        {
+            self.ctx.signals.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.ctx.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed_nodes)
+    }
+
+    fn check_time(&self) {
+        if let Some(budget) = self.ctx.budget
+            && !self.ctx.pondering()
+            && self.ctx.elapsed() >= budget.maximum
+        {
+            self.ctx.signals.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the search must unwind now. Once true for this worker it
+    /// stays true, so partial results are never mistaken for real ones.
+    #[inline]
+    fn stopped(&mut self) -> bool {
+        if !self.aborted && self.ctx.stopped() && self.completed_depth >= 1 {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn push(&mut self, child: &Position) {
+        self.path.push(PathEntry { key: child.key(), checked: child.in_check() });
+    }
+
+    fn pop(&mut self) {
+        self.path.pop();
+    }
+
+    // ---------------------------------------------------------- deepening
+
+    pub(super) fn iterate(&mut self) {
+        let root = self.root;
+        let multipv = self.ctx.multipv.min(self.root_moves.len());
+        for depth in 1..=self.ctx.depth_limit {
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                    (prev - delta, prev + delta)
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let score = self.root_search(&root, alpha, beta, depth, pv_idx);
+                    if self.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                        self.report(depth, pv_idx, Some(Bound::Upper));
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITE);
+                        self.report(depth, pv_idx, Some(Bound::Lower));
+                    } else {
+                        break;
+                    }
+                    delta += delta;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.is_main() {
+                for pv_idx in 0..multipv {
+                    self.report(depth, pv_idx, None);
+                }
+                if self.should_stop_after_iteration(depth) {
+                    self.ctx.signals.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        self.ctx.nodes.fetch_add(self.nodes - self.flushed_nodes, Ordering::Relaxed);
+        self.flushed_nodes = self.nodes;
+    }
+
+    fn should_stop_after_iteration(&self, depth: i32) -> bool {
+        let best = self.root_moves[0].score;
+        if let Some(n) = self.ctx.mate_limit
+            && best >= MATE - 2 * n as i32
+        {
+            return true;
+        }
+        let Some(budget) = self.ctx.budget else { return false };
+        if self.ctx.pondering() {
+            return false;
+        }
+        // A single legal move needs no thought.
+        if self.root_moves.len() == 1 && depth >= 4 {
+            return true;
+        }
+        self.ctx.elapsed() >= budget.optimum
+    }
+
+    fn report(&self, depth: i32, pv_idx: usize, bound: Option<Bound>) {
+        if !self.is_main() {
+            return;
+        }
+        let rm = &self.root_moves[pv_idx];
+        // Lines not searched yet at this depth show the previous score.
+        let (score, d) = if rm.score == -INFINITE { (rm.prev_score, depth - 1) } else { (rm.score, depth) };
+        if score == -INFINITE || d < 1 {
+            return;
+        }
+        let elapsed = self.ctx.start.elapsed();
+        let nodes = self.total_nodes();
+        let ms = elapsed.as_millis() as u64;
+        self.ctx.listener.iteration(&Iteration {
+            depth: d,
+            seldepth: rm.seldepth.max(d as usize),
+            multipv: pv_idx + 1,
+            score,
+            bound,
+            nodes,
+            nps: if elapsed.as_secs_f64() > 0.0 { (nodes as f64 / elapsed.as_secs_f64()) as u64 } else { 0 },
+            hashfull: self.ctx.tt.hashfull(),
+            time_ms: ms,
+            pv: rm.pv.clone(),
+        });
+    }
+
+    /// This thread's answer for the vote.
+    pub(super) fn vote(&self) -> Option<(Move, i32, i32)> {
+        (self.completed_depth > 0).then(|| (self.root_moves[0].mv, self.root_moves[0].score, self.completed_depth))
+    }
+
+    /// The best move, the ponder move, score and depth: the main thread's
+    /// choice, or the helpers' when their vote outweighs it.
+    pub(super) fn best_with_votes(&self) -> (Move, Option<Move>, i32, i32) {
+        let rm = &self.root_moves[0];
+        let main = (rm.mv, rm.pv.get(1).copied(), rm.score, self.completed_depth);
+        let votes = self.ctx.votes.lock().unwrap_or_else(|e| e.into_inner());
+        if votes.is_empty() || self.ctx.multipv > 1 || self.completed_depth == 0 {
+            return main;
+        }
+        let mut all: Vec<(Move, i32, i32)> = votes.clone();
+        all.push((rm.mv, rm.score, self.completed_depth));
+        let min_score = all.iter().map(|v| v.1).min().unwrap_or(0);
+        let weight = |v: &(Move, i32, i32)| (v.1 - min_score + 14) as i64 * v.2 as i64;
+        let tally = |m: Move| all.iter().filter(|v| v.0 == m).map(weight).sum::<i64>();
+        let best = all.iter().max_by_key(|v| (tally(v.0), v.2, v.1)).map(|v| v.0).unwrap_or(rm.mv);
+        if best == rm.mv {
+            return main;
+        }
+        let (score, depth) =
+            all.iter().filter(|v| v.0 == best).map(|v| (v.1, v.2)).max_by_key(|v| v.1).unwrap_or((0, 0));
+        (best, None, score, depth)
+    }
+
+    // ---------------------------------------------------------------- root
+
+    fn root_search(&mut self, root: &Position, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.is_main() && self.ctx.start.elapsed().as_millis() > 3000 {
+                self.ctx.listener.current_move(depth, m, i + 1);
+            }
+            let mut child = *root;
+            child.make_move(m);
+            self.push(&child);
+            self.moves_played[0] = Some(m);
+            let new_depth = depth - 1 + child.in_check() as i32;
+            let score = if i == pv_idx {
+                -self.search(&child, -beta, -alpha, new_depth, 1, true)
+            } else {
+                let quiet = !root.is_capture(m) && !child.in_check();
+                let r = if depth >= LMR_MIN_DEPTH && quiet && i >= pv_idx + 3 {
+                    self.lmr[depth as usize][i.min(63)].clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, 1, false);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, -beta, -alpha, new_depth, 1, true);
+                }
+                s
+            };
+            self.pop();
+            if self.stopped() {
+                break;
+            }
+            let seldepth = self.seldepth;
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = seldepth;
+                rm.bound = if score >= beta {
+                    Some(Bound::Lower)
+                } else if score <= alpha {
+                    Some(Bound::Upper)
+                } else {
+                    None
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                let len = self.pv_len[1];
+                rm.pv.extend(self.pv[1][1..len].iter().flatten());
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        best
+    }
+
+    // --------------------------------------------------------------- rules
+
+    /// A score decided by the rules, before any search: repetition cycles,
+    /// the 60-move limit and dead positions.
+    fn rule_score(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let n = self.path.len();
+        let window = (pos.rule60_count() as usize).min(n - 1);
+        let key = pos.key();
+        let mut back = 4;
+        while back <= window {
+            if self.path[n - 1 - back].key == key {
+                return Some(match judge_cycle(&self.path[n - 1 - back..n]) {
+                    CycleVerdict::Draw => 0,
+                    CycleVerdict::SideToMoveWins => MATE - ply as i32,
+                    CycleVerdict::SideToMoveLoses => -MATE + ply as i32,
+                });
+            }
+            back += 2;
+        }
+        if pos.rule60_count() >= 120 || pos.is_dead_draw() {
+            return Some(0);
+        }
+        None
+    }
+
+    // ---------------------------------------------------------------- search
+
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+        // 1. Horizon: resolve captures.
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+
+        // 2. Rules, maximum ply, mate distance pruning.
+        if let Some(score) = self.rule_score(pos, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // 3. Transposition table.
+        let key = pos.key();
+        let tt = self.ctx.tt.probe(key);
+        let tt_move = tt.and_then(|t| t.mv).filter(|&m| pos.is_pseudo_legal(m));
+        if let Some(t) = tt
+            && !pv_node
+            && t.depth >= depth
+        {
+            let s = score_from_tt(t.score, ply);
+            let usable = match t.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        // 4. Static evaluation.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval)
+        };
+        self.static_evals[ply] = static_eval;
+        let improving = ply >= 2 && !in_check && static_eval > self.static_evals[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // 5. Reverse futility pruning.
+            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+                return static_eval;
+            }
+            // 6. Null move: skipped after a null move and without attacking
+            // pieces, where zugzwang is real.
+            if depth >= NULL_MIN_DEPTH
+                && static_eval >= beta
+                && self.moves_played[ply - 1].is_some()
+                && has_attackers(pos)
+            {
+                let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR + ((static_eval - beta) / 200).min(3);
+                let mut child = *pos;
+                child.make_null_move();
+                self.push(&child);
+                self.moves_played[ply] = None;
+                let s = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.pop();
+                if self.stopped() {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        // 7. The moves, best first.
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Checkmate and stalemate both lose.
+            return -MATE + ply as i32;
+        }
+        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried: MoveList = MoveList::new();
+        let alpha_orig = alpha;
+
+        for i in 0..moves.len() {
+            let m = pick_next(&mut moves, &mut scores, i);
+            let capture = pos.is_capture(m);
+            let gives_check = pos.gives_check(m);
+
+            // 8. Shallow-depth pruning once a real score is in hand.
+            if !pv_node && !in_check && best_score > -MATE_BOUND {
+                if !capture && !gives_check {
+                    let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
+                        continue;
+                    }
+                    if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= 8 && !pos.see_ge(m, SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if capture && depth <= 6 && !pos.see_ge(m, SEE_CAPTURE_MARGIN * depth) {
+                    continue;
+                }
+            }
+
+            let mut child = *pos;
+            child.make_move(m);
+            self.push(&child);
+            self.moves_played[ply] = Some(m);
+            // 9. Check extension.
+            let new_depth = depth - 1 + (gives_check && ply < 2 * self.ctx.depth_limit.max(8) as usize) as i32;
+
+            // 10. Principal variation search with late move reductions.
+            let score = if searched == 0 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && !capture && !in_check && !gives_check {
+                    r = self.lmr[depth.min(MAX_PLY as i32) as usize][searched.min(63)];
+                    r += (!pv_node) as i32;
+                    r -= improving as i32;
+                    if self.killers[ply].contains(&Some(m)) {
+                        r -= 1;
+                    }
+                    r -= self.history[history_index(pos.side_to_move().index(), m)] / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            self.pop();
+            if self.stopped() {
+                return 0;
+            }
+            searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.reward_quiet(pos, m, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture {
+                let _ = quiets_tried.try_push(m);
+            }
+        }
+
+        // 11. Store.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move.is_some() && alpha > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval_to_store = if in_check { 0 } else { static_eval };
+        self.ctx.tt.store(key, best_move, score_to_tt(best_score, ply), eval_to_store, depth, bound);
+        best_score
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for j in ply + 1..child_len {
+            self.pv[ply][j] = self.pv[ply + 1][j];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn reward_quiet(&mut self, pos: &Position, m: Move, tried: &MoveList, depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let side = pos.side_to_move().index();
+        let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
+        update_history(&mut self.history[history_index(side, m)], bonus);
+        for &q in tried.iter().filter(|&&q| q != m) {
+            update_history(&mut self.history[history_index(side, q)], -bonus);
+        }
+        if ply > 0
+            && let Some(prev) = self.moves_played[ply - 1]
+        {
+            self.counter_moves[move_index(prev)] = Some(m);
+        }
+    }
+
+    fn score_moves(&self, pos: &Position, moves: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<i32> {
+        let side = pos.side_to_move().index();
+        let counter =
+            if ply > 0 { self.moves_played[ply - 1].and_then(|p| self.counter_moves[move_index(p)]) } else { None };
+        moves
+            .iter()
+            .map(|&m| {
+                if Some(m) == tt_move {
+                    TT_MOVE_SCORE
+                } else if pos.is_capture(m) {
+                    let base = if pos.see_ge(m, 0) { GOOD_CAPTURE_SCORE } else { BAD_CAPTURE_SCORE };
+                    base + capture_value(pos, m)
+                } else if self.killers[ply][0] == Some(m) {
+                    KILLER_SCORE
+                } else if self.killers[ply][1] == Some(m) {
+                    KILLER_SCORE - 1
+                } else if counter == Some(m) {
+                    COUNTER_SCORE
+                } else {
+                    self.history[history_index(side, m)]
+                }
+            })
+            .collect()
+    }
+
+    // ----------------------------------------------------------- quiescence
+
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        if self.stopped() {
+            return 0;
+        }
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+        let (mut moves, stand_pat) = if in_check {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            (moves, -INFINITE)
+        } else {
+            let stand_pat = evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            (pos.legal_moves_of(GenType::Captures), stand_pat)
+        };
+        let mut scores: Vec<i32> = moves.iter().map(|&m| capture_value(pos, m)).collect();
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            let m = pick_next(&mut moves, &mut scores, i);
+            if !in_check {
+                // Delta and SEE pruning: captures that cannot raise alpha.
+                let gain = pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                if stand_pat + gain + 200 <= alpha || !pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.make_move(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Selection sort step: moves the best-scored remaining move to `i`.
+fn pick_next(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    scores.swap(i, best);
+    moves.swap(i, best);
+    moves[i]
+}
+
+/// MVV-LVA: victim value first, then the cheaper attacker.
+fn capture_value(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+    let attacker = pos.piece_on(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+    victim * 8 - attacker / 16
+}
+
+fn has_attackers(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    (pos.pieces(us, PieceKind::Rook) | pos.pieces(us, PieceKind::Horse) | pos.pieces(us, PieceKind::Cannon)).any()
+}
+
+fn update_history(entry: &mut i32, bonus: i32) {
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
