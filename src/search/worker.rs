@@ -489,26 +489,30 @@ impl<'a> Worker<'a> {
         let mut quiets_tried: MoveList = MoveList::new();
         let alpha_orig = alpha;
 
+        let mut skip_quiets = false;
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             let capture = pos.is_capture(m);
-            let gives_check = pos.gives_check(m);
+            if skip_quiets && !capture {
+                continue;
+            }
 
-            // 8. Shallow-depth pruning once a real score is in hand.
+            // 8. Shallow-depth pruning once a real score is in hand. Move
+            // count pruning drops all later quiets, checks included.
             if !pv_node && !in_check && best_score > -MATE_BOUND {
-                if !capture && !gives_check {
+                if !capture {
                     let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
+                        skip_quiets = true;
                         continue;
                     }
-                    if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                    {
+                    let futile = depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                    let losing = depth <= 8 && !pos.see_ge(m, SEE_QUIET_MARGIN * depth);
+                    if (futile || losing) && !pos.gives_check(m) {
                         continue;
                     }
-                    if depth <= 8 && !pos.see_ge(m, SEE_QUIET_MARGIN * depth) {
-                        continue;
-                    }
-                } else if capture && depth <= 6 && !pos.see_ge(m, SEE_CAPTURE_MARGIN * depth) {
+                } else if depth <= 6 && !pos.see_ge(m, SEE_CAPTURE_MARGIN * depth) {
                     continue;
                 }
             }
@@ -518,6 +522,7 @@ impl<'a> Worker<'a> {
             self.push(&child);
             self.moves_played[ply] = Some(m);
             // 9. Check extension.
+            let gives_check = child.in_check();
             let new_depth = depth - 1 + (gives_check && ply < 2 * self.ctx.depth_limit.max(8) as usize) as i32;
 
             // 10. Principal variation search with late move reductions.
@@ -649,6 +654,24 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { evaluate(pos) };
         }
+        let alpha_orig = alpha;
+
+        // The TT: a cutoff from any earlier search of this position, and its
+        // stored evaluation.
+        let key = pos.key();
+        let tt = self.ctx.tt.probe(key);
+        if let Some(t) = tt {
+            let s = score_from_tt(t.score, ply);
+            let usable = match t.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable && t.depth >= 0 {
+                return s;
+            }
+        }
+
         let (mut moves, stand_pat) = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -656,15 +679,21 @@ impl<'a> Worker<'a> {
             }
             (moves, -INFINITE)
         } else {
-            let stand_pat = evaluate(pos);
+            let stand_pat = tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval);
             if stand_pat >= beta {
+                if tt.is_none() {
+                    self.ctx.tt.store(key, None, score_to_tt(stand_pat, ply), stand_pat, -1, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             (pos.legal_moves_of(GenType::Captures), stand_pat)
         };
-        let mut scores: Vec<i32> = moves.iter().map(|&m| capture_value(pos, m)).collect();
+        let tt_move = tt.and_then(|t| t.mv);
+        let mut scores: Vec<i32> =
+            moves.iter().map(|&m| if Some(m) == tt_move { TT_MOVE_SCORE } else { capture_value(pos, m) }).collect();
         let mut best = stand_pat;
+        let mut best_move = None;
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             if !in_check {
@@ -683,6 +712,7 @@ impl<'a> Worker<'a> {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
@@ -690,20 +720,44 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.ctx.tt.store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
         best
     }
 }
 
-/// Selection sort step: moves the best-scored remaining move to `i`.
+/// How many moves to pick by selection before sorting the rest: most cut
+/// nodes cut on one of the first few moves, so sorting everything up front
+/// would be wasted there; nodes that go on look at many moves.
+const SELECTION_PICKS: usize = 3;
+
+/// Puts the best-scored remaining move at `i` and returns it.
 fn pick_next(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
+    if i < SELECTION_PICKS {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        scores.swap(i, best);
+        moves.swap(i, best);
+    } else if i == SELECTION_PICKS {
+        let mut rest: arrayvec::ArrayVec<(i32, Move), { crate::types::MAX_MOVES }> =
+            scores[i..].iter().copied().zip(moves[i..].iter().copied()).collect();
+        rest.sort_unstable_by_key(|&(score, m)| (std::cmp::Reverse(score), m.bits()));
+        for (k, (score, m)) in rest.into_iter().enumerate() {
+            scores[i + k] = score;
+            moves[i + k] = m;
         }
     }
-    scores.swap(i, best);
-    moves.swap(i, best);
     moves[i]
 }
 

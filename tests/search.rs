@@ -1,0 +1,93 @@
+//! Search behaviour through the engine API: mates, the repetition rules,
+//! limits and determinism.
+
+use chariot::engine::Engine;
+use chariot::search::params::MATE_BOUND;
+use chariot::search::{Limits, Silent};
+
+fn engine_at(fen: &str, moves: &[&str]) -> Engine {
+    let mut e = Engine::new();
+    assert_eq!(e.set_position(Some(fen), moves), Ok(None));
+    e
+}
+
+fn depth(d: i32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
+
+#[test]
+fn finds_mate_in_one() {
+    // Ra0-a9 or Ra0-d0 mates: the pawn on c8 covers c9 and d8, the red
+    // king's file covers e9.
+    let mut e = engine_at("3k5/2P6/9/9/9/9/9/9/9/R3K4 w - - 0 1", &[]);
+    let out = e.search_blocking(&depth(4), &Silent);
+    let best = out.best.expect("a move");
+    assert!(["a0a9", "a0d0"].contains(&best.to_string().as_str()), "{best}");
+    assert_eq!(out.score, chariot::search::params::MATE - 1);
+    let mut after = *e.position();
+    after.make_move(best);
+    assert!(after.in_check() && after.legal_moves().is_empty());
+}
+
+#[test]
+fn a_side_with_no_legal_move_has_lost() {
+    // Red's king can go nowhere (d1 and e0 are covered): stalemate loses.
+    let mut e = engine_at("5k3/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1", &[]);
+    let out = e.search_blocking(&depth(3), &Silent);
+    assert_eq!(out.best, None);
+    assert!(out.score <= -MATE_BOUND);
+}
+
+#[test]
+fn avoids_perpetual_check_when_repeating_would_lose() {
+    // Red is behind (a rook against two horses and a cannon) and could check forever with the rook between a8
+    // and a9. The game has already gone round the cycle once; checking
+    // again repeats it, and one-sided perpetual check loses ([棋例 2(1)]).
+    let fen = "4k4/R8/9/2n3n2/4c4/9/9/9/9/3K5 w - - 0 1";
+    let history = ["a8a9", "e9e8", "a9a8", "e8e9"];
+    let mut e = engine_at(fen, &history);
+    let out = e.search_blocking(&depth(6), &Silent);
+    let best = out.best.map(|m| m.to_string()).unwrap_or_default();
+    assert_ne!(best, "a8a9", "repeating the check loses under the rules");
+    assert!(out.score > -MATE_BOUND, "deviating is bad but not lost");
+}
+
+#[test]
+fn the_checked_side_keeps_the_cycle_going() {
+    // Black, being checked perpetually, steps back into the cycle: the
+    // repetition is a win for the side that is checked.
+    let fen = "4k4/R8/9/2n3n2/4c4/9/9/9/9/3K5 w - - 0 1";
+    let mut e = engine_at(fen, &["a8a9", "e9e8", "a9a8", "e8e9", "a8a9"]);
+    let out = e.search_blocking(&depth(4), &Silent);
+    assert_eq!(out.best.map(|m| m.to_string()).as_deref(), Some("e9e8"));
+    assert!(out.score >= MATE_BOUND, "red's next check would lose by the rules");
+}
+
+#[test]
+fn node_limited_search_is_deterministic() {
+    let run = || {
+        let mut e = Engine::new();
+        e.set_position(None, &["h2e2", "h9g7"]).unwrap();
+        e.search_blocking(&Limits { nodes: Some(20_000), ..Limits::default() }, &Silent)
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes >= 20_000 && a.nodes < 22_000, "{}", a.nodes);
+}
+
+#[test]
+fn banned_and_searchmoves_restrict_the_root() {
+    let mut e = Engine::new();
+    e.set_position(None, &[]).unwrap();
+    let only = chariot::types::Move::parse("a3a4").unwrap();
+    let out = e.search_blocking(&Limits { depth: Some(3), searchmoves: vec![only], ..Limits::default() }, &Silent);
+    assert_eq!(out.best, Some(only));
+    let rejected = e.set_banmoves(&["h2e2", "b2e2", "zzzz"]);
+    assert_eq!(rejected, vec!["zzzz".to_string()]);
+    let out = e.search_blocking(&depth(4), &Silent);
+    // Engine::search_blocking takes banmoves from the limits; the engine
+    // adds its own list in `go`. Check the list is kept.
+    assert_eq!(e.banmoves().len(), 2);
+    assert!(out.best.is_some());
+}
