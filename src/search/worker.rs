@@ -394,7 +394,7 @@ impl<'a> Worker<'a> {
 
     // ---------------------------------------------------------------- search
 
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, pv_node: bool) -> i32 {
         // 1. Horizon: resolve captures.
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
@@ -437,6 +437,12 @@ impl<'a> Worker<'a> {
             if usable {
                 return s;
             }
+        }
+
+        // Internal iterative reduction: with no move from an earlier search,
+        // this node is probably less important than its depth says.
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth -= 1;
         }
 
         // 4. Static evaluation.
