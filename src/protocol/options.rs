@@ -68,7 +68,32 @@ fn threads(s: &mut Session, v: &str) {
     s.engine.set_threads(v.parse().unwrap_or(1));
 }
 fn hash(s: &mut Session, v: &str) {
-    s.engine.set_hash_mb(v.parse().unwrap_or(16));
+    let wanted: usize = v.parse().unwrap_or(crate::engine::DEFAULT_HASH_MB);
+    // The table we replace is freed before the new one is made.
+    let mb = match available_memory_mb().map(|free| free + s.engine.hash_mb()) {
+        // Allocating more than the machine has would abort the process.
+        Some(avail) if wanted > avail / 2 => {
+            let fits = prev_power_of_two((avail / 2).max(1));
+            s.out.line(&format!(
+                "info string hash {wanted} MB does not fit in the {avail} MB of memory available; using {fits} MB"
+            ));
+            fits
+        }
+        _ => wanted,
+    };
+    s.engine.set_hash_mb(mb);
+}
+
+fn prev_power_of_two(n: usize) -> usize {
+    if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 }
+}
+
+/// Free memory in MB where the system says (Linux), else `None`.
+fn available_memory_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 fn clear_hash(s: &mut Session, _: &str) {
     s.engine.clear_hash();
