@@ -718,7 +718,7 @@ fn zero_and_negative_times_still_move() {
     }
     s.send("ucci");
     s.until_line("ucciok");
-    for args in ["time 0", "time -1 increment 0", "time 0.001 movestogo 1", "time 0 opptime 0"] {
+    for args in ["time 0", "time -1 increment 0", "time 0.001 movestogo 1", "time 0 opptime 0", "nodes 500"] {
         let out = s.go(args);
         assert!(out.last().unwrap().starts_with("bestmove "), "{args}: {out:?}");
     }

@@ -31,8 +31,7 @@ impl EngineOption {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
             OptionKind::Combo { default, values } => {
-                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-                format!("option name {name} type combo default {default} {}", vars.join(" "))
+                format!("option name {name} type combo default {default} {}", combo_vars(default, values))
             }
             OptionKind::Button => format!("option name {name} type button"),
             OptionKind::Text(d) => {
@@ -49,8 +48,7 @@ impl EngineOption {
                 format!("option {name} type spin min {min} max {max} default {default}")
             }
             OptionKind::Combo { default, values } => {
-                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-                format!("option {name} type combo {} default {default}", vars.join(" "))
+                format!("option {name} type combo {} default {default}", combo_vars(default, values))
             }
             OptionKind::Button => format!("option {name} type button"),
             OptionKind::Text(d) => {
@@ -62,6 +60,14 @@ impl EngineOption {
     fn matches(&self, name: &str) -> bool {
         [self.uci_name, self.ucci_name].iter().flatten().any(|n| n.eq_ignore_ascii_case(name))
     }
+}
+
+/// The `var` list with the default first: XBoard's UCI/UCCI adapter does
+/// not read `default` for combos and takes the first value as the default.
+fn combo_vars(default: &str, values: &[&str]) -> String {
+    let rest = values.iter().filter(|&&v| v != default);
+    let vars: Vec<String> = std::iter::once(&default).chain(rest).map(|v| format!("var {v}")).collect();
+    vars.join(" ")
 }
 
 fn threads(s: &mut Session, v: &str) {
