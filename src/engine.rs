@@ -144,7 +144,17 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("search-main".to_string())
             .stack_size(16 * 1024 * 1024)
-            .spawn(move || search::search(&position, &history, &limits, &config, &tt, &thread_signals, &*listener))
+            .spawn(move || {
+                let run = || search::search(&position, &history, &limits, &config, &tt, &thread_signals, &*listener);
+                // A bug in the search must not leave the GUI waiting for a
+                // move: answer with any legal one (the panic itself is
+                // reported on stderr by the panic hook).
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
+                    let best = fallback_move(&position, &limits);
+                    listener.best_move(best, None, 0);
+                    Outcome { best, ponder: None, score: 0, depth: 0, nodes: 0 }
+                })
+            })
             .expect("spawning the search thread");
         self.running = Some(Running { handle, signals, start });
     }
@@ -228,6 +238,13 @@ impl Engine {
     pub fn set_move_overhead_ms(&mut self, ms: i64) {
         self.config.move_overhead_ms = ms.clamp(0, 60_000);
     }
+}
+
+/// A legal move the limits allow, for when the search could not answer.
+fn fallback_move(pos: &Position, limits: &Limits) -> Option<Move> {
+    let allowed =
+        |m: &Move| !limits.banmoves.contains(m) && (limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
+    pos.legal_moves().into_iter().find(allowed)
 }
 
 fn entry(pos: &Position) -> PathEntry {

@@ -1,22 +1,29 @@
 //! The protocol front end: UCCI 3.0 and UCI (Pikafish dialect), chosen by
-//! the first command. Every input line is parsed into a typed [`Command`]
-//! first (`parse`), then acted on here. Output lines go through [`Output`],
-//! which flushes each line at once. Nothing here panics on input.
+//! the first command (`ucci` or `uci`; the last one wins). Every input line
+//! is parsed into a typed [`Command`] first (`parse`), then acted on here.
+//! Output lines go through [`Output`], which flushes each line at once.
+//! Nothing here panics on input, and every `go` ends in exactly one
+//! `bestmove` / `nobestmove` / `bestmove (none)`.
+//!
+//! The search runs on its own thread, so this loop keeps reading while it
+//! thinks: `stop`, `ponderhit`, `isready` and `quit` are answered at once.
 
 mod options;
 mod parse;
 mod report;
 
-pub use parse::{Command, GoArgs, parse_command};
+pub use parse::{Command, GoArgs, MAX_PERFT_DEPTH, parse_command};
 
 use crate::bench;
 use crate::engine::Engine;
 use crate::eval;
 use crate::perft;
 use crate::position::Position;
+use crate::types::Move;
 use options::OPTIONS;
-use report::ProtocolListener;
-use std::io::{BufRead, Write};
+use parse::clip;
+use report::{DrawPolicy, ProtocolListener};
+use std::io::{BufRead, ErrorKind, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -25,6 +32,10 @@ pub enum Dialect {
     Uci,
     Ucci,
 }
+
+/// Input lines longer than this are dropped whole (a game of 300 moves in
+/// one `position` line is under 2 KB).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// The protocol's writer: one whole line at a time, flushed, shared with the
 /// search thread.
@@ -49,6 +60,13 @@ impl Output {
             self.line(l);
         }
     }
+
+    /// An `info string` line. Its text may quote the input, so control
+    /// characters are replaced: one line in, at most one line out.
+    fn info(&self, text: &str) {
+        let text: String = text.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
+        self.line(&format!("info string {text}"));
+    }
 }
 
 /// Protocol-level settings that are not engine options.
@@ -56,17 +74,29 @@ pub(crate) struct Session {
     pub dialect: Dialect,
     pub engine: Engine,
     pub out: Arc<Output>,
+    /// UCCI times are in milliseconds instead of seconds.
     pub use_millisec: bool,
     pub show_wdl: bool,
+    /// The GUI may ponder (informational: pondering is the GUI's choice).
     pub ponder: bool,
+    /// UCCI `debug`: extra `info string` lines about what was understood.
     pub debug: bool,
     /// UCCI draw/resign behaviour.
     pub draw_offers: bool,
     pub resign: bool,
+    /// The listener of the last `go`, for `ponderhit draw`.
+    listener: Option<Arc<ProtocolListener>>,
+}
+
+impl Session {
+    /// A search is running and has not answered yet.
+    fn thinking(&self) -> bool {
+        self.engine.is_searching() && self.listener.as_ref().is_some_and(|l| !l.answered())
+    }
 }
 
 /// Runs the protocol loop until `quit` or end of input.
-pub fn run(input: impl BufRead, out: Arc<Output>) {
+pub fn run(mut input: impl BufRead, out: Arc<Output>) {
     let mut s = Session {
         dialect: Dialect::Uci,
         engine: Engine::new(),
@@ -77,18 +107,55 @@ pub fn run(input: impl BufRead, out: Arc<Output>) {
         debug: false,
         draw_offers: true,
         resign: true,
+        listener: None,
     };
-    let mut lines = input.split(b'\n');
-    while let Some(Ok(raw)) = lines.next() {
+    let mut raw = Vec::new();
+    while let Some(dropped) = read_line(&mut input, &mut raw) {
+        if dropped > 0 {
+            let len = raw.len() + dropped;
+            s.out.info(&format!("input line of {len} bytes is longer than {MAX_LINE_BYTES}; ignored"));
+            continue;
+        }
         // Lossy: a stray non-UTF-8 byte must not end the session.
         let text = String::from_utf8_lossy(&raw);
         let command = parse_command(&text);
         if !handle(&mut s, command) {
-            break;
+            return;
         }
     }
-    // End of input or quit: an unfinished search still answers.
+    // End of input counts as `quit`: an unfinished search still answers.
     s.engine.stop();
+}
+
+/// Reads one line (without its `\n`) into `buf`, keeping at most
+/// [`MAX_LINE_BYTES`]. Returns how many bytes were dropped beyond that, or
+/// `None` at the end of input (a read error counts as the end).
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<usize> {
+    buf.clear();
+    let mut dropped = 0;
+    let mut read_any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        read_any = true;
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..newline.unwrap_or(chunk.len())];
+        let keep = part.len().min(MAX_LINE_BYTES - buf.len());
+        buf.extend_from_slice(&part[..keep]);
+        dropped += part.len() - keep;
+        let used = newline.map_or(chunk.len(), |i| i + 1);
+        input.consume(used);
+        if newline.is_some() {
+            return Some(dropped);
+        }
+    }
+    read_any.then_some(dropped)
 }
 
 /// Acts on one command; false = quit.
@@ -119,14 +186,19 @@ fn handle(s: &mut Session, command: Command) -> bool {
         Command::UciNewGame => s.engine.new_game(),
         Command::SetOption { name, value } => options::set(s, &name, value.as_deref()),
         Command::Position { fen, moves } => match s.engine.set_position(fen.as_deref(), &refs(&moves)) {
-            Ok(None) => {}
-            Ok(Some(bad)) => s.out.line(&format!("info string {bad}")),
-            Err(e) => s.out.line(&format!("info string bad FEN: {e}; position unchanged")),
+            Ok(None) => {
+                if s.debug {
+                    s.out.info(&format!("position {}", s.engine.position().to_fen()));
+                }
+            }
+            Ok(Some(bad)) => s.out.info(&format!("position: {}", clip_bad(&bad.to_string()))),
+            Err(e) => s.out.info(&format!("bad FEN: {e}; position unchanged")),
         },
         Command::BanMoves(moves) => {
             let rejected = s.engine.set_banmoves(&refs(&moves));
             if !rejected.is_empty() {
-                s.out.line(&format!("info string banmoves ignored (not legal here): {}", rejected.join(" ")));
+                let list: Vec<String> = rejected.iter().map(|m| clip(m)).collect();
+                s.out.info(&format!("banmoves ignored (not legal here): {}", list.join(" ")));
             }
         }
         Command::Go(args) => go(s, args),
@@ -143,36 +215,46 @@ fn handle(s: &mut Session, command: Command) -> bool {
             log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
         }
         Command::Stop => {
+            // A search that already answered by itself counts as answered:
+            // the GUI's `stop` crossed our `bestmove` on the wire.
             if s.engine.stop().is_none() && s.dialect == Dialect::Ucci {
-                // UCCI: `stop` while idle answers `nobestmove`.
                 s.out.line("nobestmove");
             }
         }
-        Command::PonderHit { draw: _ } => {
-            s.engine.ponderhit();
+        Command::PonderHit { draw } => {
+            if !s.thinking() {
+                s.out.info("ponderhit ignored: not searching");
+            } else {
+                if draw && let Some(l) = &s.listener {
+                    l.offer_draw();
+                }
+                if !s.engine.ponderhit() {
+                    s.out.info("ponderhit: not pondering; the search goes on");
+                }
+            }
         }
         Command::Probe { fen, moves } => probe(s, fen.as_deref(), &moves),
         Command::Display => s.out.lines(&s.engine.position().pretty()),
         Command::Eval => s.out.lines(&eval::explain(s.engine.position())),
         Command::Bench(depth) => {
-            let out = Arc::clone(&s.out);
             s.engine.stop();
             let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
-            out.line(&format!("info string bench positions {} depth {}", result.positions, result.depth));
-            out.line(&format!("Total time (ms) : {}", result.time_ms));
-            out.line(&format!("Nodes searched  : {}", result.nodes));
-            out.line(&format!("Nodes/second    : {}", result.nps));
+            s.out.info(&format!("bench positions {} depth {}", result.positions, result.depth));
+            s.out.line(&format!("Total time (ms) : {}", result.time_ms));
+            s.out.line(&format!("Nodes searched  : {}", result.nodes));
+            s.out.line(&format!("Nodes/second    : {}", result.nps));
         }
         Command::Help => s.out.lines(HELP),
         Command::Quit => {
+            // The running search answers first, then `bye`.
             s.engine.stop();
             if s.dialect == Dialect::Ucci {
                 s.out.line("bye");
             }
             return false;
         }
-        Command::Unknown(text) => s.out.line(&format!("info string unknown command '{}' (try 'help')", clip(&text))),
-        Command::Invalid(why) => s.out.line(&format!("info string {why}")),
+        Command::Unknown(text) => s.out.info(&format!("unknown command '{}' (try 'help')", clip(&text))),
+        Command::Invalid(why) => s.out.info(&why),
     }
     true
 }
@@ -181,30 +263,67 @@ fn refs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
-fn clip(text: &str) -> String {
-    let t: String = text.chars().take(80).collect();
-    if t.len() < text.len() { format!("{t}...") } else { t }
+/// A bad move's message quotes the move, which came from the input.
+fn clip_bad(text: &str) -> String {
+    text.chars().take(300).collect()
 }
 
+/// A garbled `go` line gets this many `info string` lines about it at most.
+const MAX_GO_WARNINGS: usize = 5;
+/// Thinking time for a `go` whose limits were all unreadable.
+const FALLBACK_MOVETIME_MS: i64 = 1000;
+
 fn go(s: &mut Session, args: GoArgs) {
-    if args.perft.is_some() {
-        return;
+    for w in args.warnings.iter().take(MAX_GO_WARNINGS) {
+        s.out.info(w);
     }
-    let listener = Arc::new(ProtocolListener::new(
-        Arc::clone(&s.out),
-        s.dialect,
-        s.show_wdl,
-        args.draw_offered,
-        s.draw_offers,
-        s.resign,
-    ));
-    // UCCI `go depth 0` asks for no search at all.
-    if s.dialect == Dialect::Ucci && args.depth == Some(0) {
-        s.engine.stop();
+    if args.warnings.len() > MAX_GO_WARNINGS {
+        s.out.info(&format!("... and {} more problems with this go", args.warnings.len() - MAX_GO_WARNINGS));
+    }
+    if s.thinking() {
+        s.out.info("go while searching: the running search is stopped and answers first");
+    }
+    // Ends the previous search (it answers) before this one starts.
+    s.engine.stop();
+    s.listener = None;
+    let pos = *s.engine.position();
+
+    // UCCI `go depth 0`: a static evaluation and no move.
+    if s.dialect == Dialect::Ucci && args.depth.is_some_and(|d| d <= 0) {
+        s.out.line(&format!("info depth 0 score {}", eval::evaluate(&pos)));
         s.out.line("nobestmove");
         return;
     }
-    let limits = args.to_limits(s.engine.position().side_to_move(), s.dialect, s.use_millisec);
+
+    let mut limits = args.to_limits(pos.side_to_move(), s.use_millisec);
+    if limits.infinite && !args.infinite && !args.warnings.is_empty() {
+        // The GUI meant a limit we could not read: a bare `go` would think
+        // until `stop`, which such a GUI may never send.
+        s.out.info(&format!("no usable search limit: thinking {FALLBACK_MOVETIME_MS} ms"));
+        limits.infinite = false;
+        limits.movetime_ms = Some(FALLBACK_MOVETIME_MS);
+    }
+    let (legal, illegal): (Vec<_>, Vec<_>) = args
+        .searchmoves
+        .iter()
+        .map(|t| (t, Move::parse(t).filter(|&m| pos.check_move(m).is_ok())))
+        .partition(|(_, m)| m.is_some());
+    if !illegal.is_empty() {
+        let list: Vec<String> = illegal.iter().map(|(t, _)| clip(t)).collect();
+        s.out.info(&format!("searchmoves ignored (not legal here): {}", list.join(" ")));
+        if legal.is_empty() {
+            s.out.info("no legal searchmoves: searching every move");
+        }
+    }
+    limits.searchmoves = legal.into_iter().filter_map(|(_, m)| m).collect();
+    if s.debug {
+        s.out.info(&format!("go {limits:?}"));
+    }
+
+    let policy = DrawPolicy { draws: s.draw_offers, resign: s.resign };
+    let listener =
+        Arc::new(ProtocolListener::new(Arc::clone(&s.out), s.dialect, s.show_wdl, policy, pos, args.draw_offered));
+    s.listener = Some(Arc::clone(&listener));
     s.engine.go(limits, listener);
 }
 
@@ -213,19 +332,33 @@ fn probe(s: &mut Session, fen: Option<&str>, moves: &[String]) {
         Some(f) => Position::from_fen(f),
         None => Ok(Position::startpos()),
     };
-    let Ok(mut pos) = pos else {
-        s.out.line("info string probe: bad FEN");
-        return;
+    let mut pos = match pos {
+        Ok(p) => p,
+        Err(e) => {
+            s.out.info(&format!("probe: bad FEN: {e}"));
+            return;
+        }
     };
     if let Err(e) = pos.play_text_moves(moves.iter().map(String::as_str)) {
-        s.out.line(&format!("info string probe: {e}"));
+        s.out.info(&format!("probe: {}", clip_bad(&e)));
         return;
     }
     s.out.line(&report::pophash(&s.engine, &pos));
 }
 
 const HELP: &str = "Chariot speaks UCCI 3.0 (start with 'ucci') and UCI (start with 'uci').
-Commands: uci, ucci, isready, ucinewgame, setoption, position {startpos | fen F} [moves ...],
-banmoves m1 m2 ..., go [ponder|draw] [depth N | nodes N | movetime MS | infinite | mate N |
-wtime/btime/winc/binc/movestogo | time/increment/movestogo/opptime (UCCI)] [searchmoves ...],
-go perft N, stop, ponderhit, probe, d (board), eval, bench [depth], help, quit.";
+Commands:
+  uci | ucci                      handshake; picks the dialect
+  isready                         answers readyok, also while thinking
+  ucinewgame                      new game (cheap)
+  setoption name N [value V]      set an option (UCCI form: setoption N [V])
+  position {startpos | fen F} [moves m1 m2 ...]
+  banmoves m1 m2 ...              moves forbidden here until the next position
+  go [ponder | draw] [depth N] [nodes N] [movetime MS] [mate N] [infinite]
+     [wtime MS btime MS winc MS binc MS movestogo N]
+     [time T increment I movestogo N opptime T ...]   (UCCI: seconds unless usemillisec)
+     [searchmoves m1 m2 ...]
+  go perft N | perft N            leaf counts per root move
+  stop | ponderhit [draw]         end the search / the opponent played the ponder move
+  probe {startpos | fen F} [moves ...]   hash table entry (UCCI pophash)
+  d | eval | bench [depth] | help | quit";

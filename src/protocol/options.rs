@@ -31,8 +31,7 @@ impl EngineOption {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
             OptionKind::Combo { default, values } => {
-                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-                format!("option name {name} type combo default {default} {}", vars.join(" "))
+                format!("option name {name} type combo default {default} {}", combo_vars(default, values))
             }
             OptionKind::Button => format!("option name {name} type button"),
             OptionKind::Text(d) => {
@@ -49,8 +48,7 @@ impl EngineOption {
                 format!("option {name} type spin min {min} max {max} default {default}")
             }
             OptionKind::Combo { default, values } => {
-                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-                format!("option {name} type combo {} default {default}", vars.join(" "))
+                format!("option {name} type combo {} default {default}", combo_vars(default, values))
             }
             OptionKind::Button => format!("option {name} type button"),
             OptionKind::Text(d) => {
@@ -64,11 +62,44 @@ impl EngineOption {
     }
 }
 
+/// The `var` list with the default first: XBoard's UCI/UCCI adapter does
+/// not read `default` for combos and takes the first value as the default.
+fn combo_vars(default: &str, values: &[&str]) -> String {
+    let rest = values.iter().filter(|&&v| v != default);
+    let vars: Vec<String> = std::iter::once(&default).chain(rest).map(|v| format!("var {v}")).collect();
+    vars.join(" ")
+}
+
 fn threads(s: &mut Session, v: &str) {
     s.engine.set_threads(v.parse().unwrap_or(1));
 }
 fn hash(s: &mut Session, v: &str) {
-    s.engine.set_hash_mb(v.parse().unwrap_or(16));
+    let wanted: usize = v.parse().unwrap_or(crate::engine::DEFAULT_HASH_MB);
+    // The table we replace is freed before the new one is made.
+    let mb = match available_memory_mb().map(|free| free + s.engine.hash_mb()) {
+        // Allocating more than the machine has would abort the process.
+        Some(avail) if wanted > avail / 2 => {
+            let fits = prev_power_of_two((avail / 2).max(1));
+            s.out.line(&format!(
+                "info string hash {wanted} MB does not fit in the {avail} MB of memory available; using {fits} MB"
+            ));
+            fits
+        }
+        _ => wanted,
+    };
+    s.engine.set_hash_mb(mb);
+}
+
+fn prev_power_of_two(n: usize) -> usize {
+    if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 }
+}
+
+/// Free memory in MB where the system says (Linux), else `None`.
+fn available_memory_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 fn clear_hash(s: &mut Session, _: &str) {
     s.engine.clear_hash();

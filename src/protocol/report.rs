@@ -3,23 +3,44 @@
 use super::{Dialect, Output};
 use crate::engine::Engine;
 use crate::position::Position;
-use crate::search::params::{MATE, MATE_BOUND};
+use crate::search::params::MATE_BOUND;
 use crate::search::{Bound, DisplayScore, Iteration, Listener, display_score};
 use crate::types::Move;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Accept an offered draw when our score is no better than this.
-const DRAW_ACCEPT_MAX: i32 = 30;
+/// Accept an offered draw when our score is no better than this (level).
+const DRAW_ACCEPT_MAX: i32 = 0;
+/// Offer a draw unasked only in a dead draw, or when this many plies have
+/// passed without a capture (the 60-move rule ends the game at 120) and the
+/// score is within `DRAW_OFFER_LEVEL` of level.
+const DRAW_OFFER_RULE60_PLIES: u16 = 100;
+const DRAW_OFFER_LEVEL: i32 = 30;
 /// Resign (UCCI) only when the search sees a forced mate against us.
 const RESIGN_BELOW: i32 = -MATE_BOUND;
 
+/// What the protocol settings say about draws and resignation (UCCI only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawPolicy {
+    /// May offer and accept draws (`drawoffers`).
+    pub draws: bool,
+    /// May resign (`resign`).
+    pub resign: bool,
+}
+
+/// Formats one search's output. One listener per `go`.
 pub struct ProtocolListener {
     out: Arc<Output>,
     dialect: Dialect,
     show_wdl: bool,
-    draw_offered: bool,
-    draw_offers: bool,
-    resign: bool,
+    policy: DrawPolicy,
+    /// The searched position, to check the ponder move and judge draws.
+    root: Position,
+    /// The opponent offers a draw (`go draw`, or `ponderhit draw` later).
+    draw_offered: AtomicBool,
+    /// `best_move` has been written: the search is over for the GUI, even
+    /// if its thread is still winding down.
+    answered: AtomicBool,
 }
 
 impl ProtocolListener {
@@ -27,11 +48,53 @@ impl ProtocolListener {
         out: Arc<Output>,
         dialect: Dialect,
         show_wdl: bool,
+        policy: DrawPolicy,
+        root: Position,
         draw_offered: bool,
-        draw_offers: bool,
-        resign: bool,
     ) -> ProtocolListener {
-        ProtocolListener { out, dialect, show_wdl, draw_offered, draw_offers, resign }
+        ProtocolListener {
+            out,
+            dialect,
+            show_wdl,
+            policy,
+            root,
+            draw_offered: AtomicBool::new(draw_offered),
+            answered: AtomicBool::new(false),
+        }
+    }
+
+    pub fn answered(&self) -> bool {
+        self.answered.load(Ordering::Acquire)
+    }
+
+    /// `ponderhit draw`: the opponent offered a draw with its move.
+    pub fn offer_draw(&self) {
+        self.draw_offered.store(true, Ordering::Release);
+    }
+
+    /// The ponder move, if it is legal after `best` and leaves the engine a
+    /// reply: some adapters wait for `bestmove` after stopping a ponder
+    /// search, and a position without moves would answer `nobestmove`.
+    fn checked_ponder(&self, best: Move, ponder: Option<Move>) -> Option<Move> {
+        let ponder = ponder?;
+        let mut child = self.root;
+        child.make_move(best);
+        child.check_move(ponder).ok()?;
+        child.make_move(ponder);
+        (!child.legal_moves().is_empty()).then_some(ponder)
+    }
+
+    /// The UCCI suffix of `bestmove`: accept or offer a draw, or resign.
+    fn verdict(&self, score: i32) -> Option<&'static str> {
+        if self.policy.draws {
+            let accept = self.draw_offered.load(Ordering::Acquire) && score <= DRAW_ACCEPT_MAX;
+            let clearly_drawn = self.root.is_dead_draw()
+                || (self.root.rule60_count() >= DRAW_OFFER_RULE60_PLIES && score.abs() <= DRAW_OFFER_LEVEL);
+            if accept || clearly_drawn {
+                return Some("draw");
+            }
+        }
+        (self.policy.resign && score <= RESIGN_BELOW).then_some("resign")
     }
 }
 
@@ -102,27 +165,36 @@ impl Listener for ProtocolListener {
     }
 
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>, score: i32) {
+        let line = self.answer_line(best, ponder, score);
+        // Marked first: once the GUI can read the answer, its next command
+        // must find the search over.
+        self.answered.store(true, Ordering::Release);
+        self.out.line(&line);
+    }
+}
+
+impl ProtocolListener {
+    fn answer_line(&self, best: Option<Move>, ponder: Option<Move>, score: i32) -> String {
         let Some(best) = best else {
-            self.out.line(match self.dialect {
+            return match self.dialect {
                 Dialect::Uci => "bestmove (none)",
                 Dialect::Ucci => "nobestmove",
-            });
-            return;
+            }
+            .to_string();
         };
         let mut line = format!("bestmove {best}");
-        if let Some(p) = ponder {
+        if let Some(p) = self.checked_ponder(best, ponder) {
             line.push_str(&format!(" ponder {p}"));
         }
         // Draw and resign words exist only in UCCI (a UCI GUI would read
-        // token 3 as the ponder move).
-        if self.dialect == Dialect::Ucci {
-            if self.draw_offered && self.draw_offers && score <= DRAW_ACCEPT_MAX {
-                line.push_str(" draw");
-            } else if self.resign && score <= RESIGN_BELOW && score > -MATE {
-                line.push_str(" resign");
-            }
+        // token 3 as the ponder move), and come after the ponder move.
+        if self.dialect == Dialect::Ucci
+            && let Some(word) = self.verdict(score)
+        {
+            line.push(' ');
+            line.push_str(word);
         }
-        self.out.line(&line);
+        line
     }
 }
 
