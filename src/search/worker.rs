@@ -211,6 +211,10 @@ impl<'a> Worker<'a> {
             }
             self.completed_depth = depth;
             if self.is_main() {
+                // Keep the root in the TT too (for `probe` and the next move).
+                let best = &self.root_moves[0];
+                let eval = if root.in_check() { 0 } else { evaluate(&root) };
+                self.ctx.tt.store(root.key(), Some(best.mv), score_to_tt(best.score, 0), eval, depth, Bound::Exact);
                 for pv_idx in 0..multipv {
                     self.report(depth, pv_idx, None);
                 }
@@ -239,7 +243,9 @@ impl<'a> Worker<'a> {
         if self.root_moves.len() == 1 && depth >= 4 {
             return true;
         }
-        self.ctx.elapsed() >= budget.optimum
+        // Time spent pondering counts as thinking already done, so measure
+        // from the `go`, not from the ponderhit.
+        self.ctx.start.elapsed() >= budget.optimum
     }
 
     fn report(&self, depth: i32, pv_idx: usize, bound: Option<Bound>) {
@@ -302,6 +308,12 @@ impl<'a> Worker<'a> {
     fn root_search(&mut self, root: &Position, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
+        // Scores from the previous iteration must not outrank this one's: a
+        // move keeps a score only once searched at this depth, so an aborted
+        // iteration leaves the previous best move on top.
+        for rm in &mut self.root_moves[pv_idx + 1..] {
+            rm.score = -INFINITE;
+        }
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.is_main() && self.ctx.start.elapsed().as_millis() > 3000 {
@@ -394,7 +406,15 @@ impl<'a> Worker<'a> {
 
     // ---------------------------------------------------------------- search
 
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, pv_node: bool) -> i32 {
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         // 1. Horizon: resolve captures.
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
