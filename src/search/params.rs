@@ -9,8 +9,6 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 * 2;
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_DELTA: i32 = 30;
 
-pub const IIR_MIN_DEPTH: i32 = 4;
-
 pub const RFP_MAX_DEPTH: i32 = 7;
 pub const RFP_MARGIN: i32 = 100;
 

@@ -459,12 +459,6 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Internal iterative reduction: with no move from an earlier search,
-        // this node is probably less important than its depth says.
-        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
-            depth -= 1;
-        }
-
         // 4. Static evaluation.
         let static_eval = if in_check {
             -INFINITE
