@@ -406,15 +406,7 @@ impl<'a> Worker<'a> {
 
     // ---------------------------------------------------------------- search
 
-    fn search(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        mut beta: i32,
-        mut depth: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> i32 {
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
         // 1. Horizon: resolve captures.
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
