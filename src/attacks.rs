@@ -93,7 +93,8 @@ pub const PALACE: Bitboard = {
     Bitboard::from_bits(b)
 };
 
-pub const KING_STEPS: [Bitboard; 90] = {
+/// One step in each of `dirs`, staying inside the palace (empty outside it).
+const fn palace_steps(dirs: [(i32, i32); 4]) -> [Bitboard; 90] {
     let mut t = [Bitboard::EMPTY; 90];
     let mut sq = 0;
     while sq < 90 {
@@ -101,7 +102,7 @@ pub const KING_STEPS: [Bitboard; 90] = {
             let mut b = 0u128;
             let mut d = 0;
             while d < 4 {
-                let to = sq_at(sq % 9 + ORTHO[d].0, sq / 9 + ORTHO[d].1);
+                let to = sq_at(sq % 9 + dirs[d].0, sq / 9 + dirs[d].1);
                 if to >= 0 && in_palace(to) {
                     b |= bit(to);
                 }
@@ -112,28 +113,10 @@ pub const KING_STEPS: [Bitboard; 90] = {
         sq += 1;
     }
     t
-};
+}
 
-pub const ADVISOR_STEPS: [Bitboard; 90] = {
-    let mut t = [Bitboard::EMPTY; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        if in_palace(sq) {
-            let mut b = 0u128;
-            let mut d = 0;
-            while d < 4 {
-                let to = sq_at(sq % 9 + DIAG[d].0, sq / 9 + DIAG[d].1);
-                if to >= 0 && in_palace(to) {
-                    b |= bit(to);
-                }
-                d += 1;
-            }
-            t[sq as usize] = Bitboard::from_bits(b);
-        }
-        sq += 1;
-    }
-    t
-};
+pub const KING_STEPS: [Bitboard; 90] = palace_steps(ORTHO);
+pub const ADVISOR_STEPS: [Bitboard; 90] = palace_steps(DIAG);
 
 /// Elephant eye (the point between) and target for each diagonal; both zero
 /// where the target is off the board or across the river.
