@@ -3,8 +3,7 @@
 //! prints; the protocol layer formats what the search reports.
 
 use crate::position::{FenError, Position};
-use crate::rules::PathEntry;
-use crate::search::{self, Config, Limits, Listener, Outcome, Signals, TranspositionTable};
+use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Signals, TranspositionTable};
 use crate::types::Move;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -25,9 +24,8 @@ struct Running {
 pub struct Engine {
     tt: Arc<TranspositionTable>,
     config: Config,
-    /// Positions since the last capture (the base FEN's position first when
-    /// no capture followed it), the current position last.
-    history: Vec<PathEntry>,
+    /// The game since the last capture (or since the FEN), for repetitions.
+    game: GameHistory,
     position: Position,
     banmoves: Vec<Move>,
     running: Option<Running>,
@@ -59,7 +57,7 @@ impl Engine {
         Engine {
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             config: Config::default(),
-            history: vec![entry(&position)],
+            game: GameHistory::new(position),
             position,
             banmoves: Vec::new(),
             running: None,
@@ -70,9 +68,9 @@ impl Engine {
         &self.position
     }
 
-    /// The game history since the last capture, current position last.
-    pub fn history(&self) -> &[PathEntry] {
-        &self.history
+    /// The game since the last capture.
+    pub fn game(&self) -> &GameHistory {
+        &self.game
     }
 
     pub fn config(&self) -> &Config {
@@ -88,7 +86,7 @@ impl Engine {
         };
         self.stop();
         self.position = base;
-        self.history = vec![entry(&base)];
+        self.game = GameHistory::new(base);
         self.banmoves.clear();
         for (index, &text) in moves.iter().enumerate() {
             let bad = |reason: String| Some(BadMove { index, text: text.to_string(), reason });
@@ -104,12 +102,8 @@ impl Engine {
     }
 
     fn play(&mut self, m: Move) {
-        let capture = self.position.is_capture(m);
+        self.game.record(&self.position, m);
         self.position.make_move(m);
-        if capture {
-            self.history.clear();
-        }
-        self.history.push(entry(&self.position));
     }
 
     /// Moves the repetition rules forbid here (UCCI `banmoves`); cleared by
@@ -138,14 +132,14 @@ impl Engine {
         let signals = Arc::new(Signals::default());
         signals.pondering.store(limits.ponder, Ordering::Relaxed);
         let start = Instant::now();
-        let (tt, config, position, history) =
-            (Arc::clone(&self.tt), self.config.clone(), self.position, self.history.clone());
+        let (tt, config, position, game) =
+            (Arc::clone(&self.tt), self.config.clone(), self.position, self.game.clone());
         let thread_signals = Arc::clone(&signals);
         let handle = std::thread::Builder::new()
             .name("search-main".to_string())
             .stack_size(16 * 1024 * 1024)
             .spawn(move || {
-                let run = || search::search(&position, &history, &limits, &config, &tt, &thread_signals, &*listener);
+                let run = || search::search(&game, &limits, &config, &tt, &thread_signals, &*listener);
                 // A bug in the search must not leave the GUI waiting for a
                 // move: answer with any legal one (the panic itself is
                 // reported on stderr by the panic hook).
@@ -163,7 +157,7 @@ impl Engine {
     pub fn search_blocking(&mut self, limits: &Limits, listener: &dyn Listener) -> Outcome {
         self.stop();
         let signals = Signals::default();
-        search::search(&self.position, &self.history, limits, &self.config, &self.tt, &signals, listener)
+        search::search(&self.game, limits, &self.config, &self.tt, &signals, listener)
     }
 
     pub fn is_searching(&self) -> bool {
@@ -245,8 +239,4 @@ fn fallback_move(pos: &Position, limits: &Limits) -> Option<Move> {
     let allowed =
         |m: &Move| !limits.banmoves.contains(m) && (limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
     pos.legal_moves().into_iter().find(allowed)
-}
-
-fn entry(pos: &Position) -> PathEntry {
-    PathEntry { key: pos.key(), checked: pos.in_check() }
 }

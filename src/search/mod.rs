@@ -22,6 +22,44 @@ use time::TimeBudget;
 pub use tt::{Bound, TranspositionTable};
 use worker::Worker;
 
+/// The game since the last capture: the position then, and the moves played
+/// since. The search judges repetitions against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHistory {
+    pub base: Position,
+    pub moves: Vec<Move>,
+}
+
+impl GameHistory {
+    pub fn new(base: Position) -> GameHistory {
+        GameHistory { base, moves: Vec::new() }
+    }
+
+    /// Records `m`, played in `before` (a capture starts a new history).
+    pub fn record(&mut self, before: &Position, m: Move) {
+        if before.is_capture(m) {
+            let mut after = *before;
+            after.make_move(m);
+            self.base = after;
+            self.moves.clear();
+        } else {
+            self.moves.push(m);
+        }
+    }
+
+    /// The positions of the history as path entries (base first) and the
+    /// position at the end.
+    pub fn replay(&self) -> (Vec<PathEntry>, Position) {
+        let mut pos = self.base;
+        let mut entries = vec![PathEntry { key: pos.key(), checked: pos.in_check() }];
+        for &m in &self.moves {
+            pos.make_move(m);
+            entries.push(PathEntry { key: pos.key(), checked: pos.in_check() });
+        }
+        (entries, pos)
+    }
+}
+
 /// What to search for and how long (the `go` command, parsed).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -169,11 +207,10 @@ impl Context<'_> {
     }
 }
 
-/// Searches `root` (the last entry of `history` must be the root) and
-/// reports to `listener`; ends with exactly one `best_move` call.
+/// Searches the position at the end of `game` and reports to `listener`;
+/// ends with exactly one `best_move` call.
 pub fn search(
-    root: &Position,
-    history: &[PathEntry],
+    game: &GameHistory,
     limits: &Limits,
     config: &Config,
     tt: &TranspositionTable,
@@ -181,6 +218,8 @@ pub fn search(
     listener: &dyn Listener,
 ) -> Outcome {
     let start = Instant::now();
+    let (_, root_position) = game.replay();
+    let root = &root_position;
     tt.new_search();
     let budget = if let Some(mt) = limits.movetime_ms {
         Some(time::budget_for_movetime(mt, config.move_overhead_ms))
@@ -219,7 +258,7 @@ pub fn search(
         return outcome;
     }
 
-    let mut main = Worker::new(&ctx, 0, root, history, &root_moves);
+    let mut main = Worker::new(&ctx, 0, game, &root_moves);
     std::thread::scope(|scope| {
         for id in 1..ctx.threads {
             let ctx = &ctx;
@@ -228,7 +267,7 @@ pub fn search(
                 .name(format!("search-{id}"))
                 .stack_size(8 * 1024 * 1024)
                 .spawn_scoped(scope, move || {
-                    let mut helper = Worker::new(ctx, id, root, history, root_moves);
+                    let mut helper = Worker::new(ctx, id, game, root_moves);
                     helper.iterate();
                     if let Some(vote) = helper.vote() {
                         ctx.votes.lock().unwrap_or_else(|e| e.into_inner()).push(vote);

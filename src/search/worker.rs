@@ -2,7 +2,7 @@
 //! recursion and quiescence search. Steps are numbered in comments.
 
 use super::params::*;
-use super::{Context, Iteration, score_from_tt, score_to_tt};
+use super::{Context, GameHistory, Iteration, score_from_tt, score_to_tt};
 use crate::eval::evaluate;
 use crate::position::{GenType, Position, SEE_VALUE};
 use crate::rules::{CycleVerdict, PathEntry, judge_cycle};
@@ -28,6 +28,12 @@ pub(super) struct Worker<'a> {
     seldepth: usize,
     /// Game history then the search path; the last entry is the current node.
     path: Vec<PathEntry>,
+    /// The move into each path entry (`None` for the history's base and for
+    /// null moves), and how many plies each entry is after the last null move.
+    path_moves: Vec<Option<Move>>,
+    since_null: Vec<usize>,
+    /// The position at the start of the history (path entry 0).
+    history_base: Position,
     root_moves: Vec<RootMove>,
     completed_depth: i32,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
@@ -58,18 +64,11 @@ const COUNTER_SCORE: i32 = (1 << 25) - 2;
 const BAD_CAPTURE_SCORE: i32 = -(1 << 26);
 
 impl<'a> Worker<'a> {
-    pub(super) fn new(
-        ctx: &'a Context<'a>,
-        id: usize,
-        root: &Position,
-        history: &[PathEntry],
-        root_moves: &[Move],
-    ) -> Worker<'a> {
-        let mut path = history.to_vec();
-        let root_entry = PathEntry { key: root.key(), checked: root.in_check() };
-        if path.last() != Some(&root_entry) {
-            path.push(root_entry);
-        }
+    pub(super) fn new(ctx: &'a Context<'a>, id: usize, game: &GameHistory, root_moves: &[Move]) -> Worker<'a> {
+        let (path, root_position) = game.replay();
+        let root = &root_position;
+        let path_moves: Vec<Option<Move>> = std::iter::once(None).chain(game.moves.iter().map(|&m| Some(m))).collect();
+        let since_null: Vec<usize> = (0..path.len()).collect();
         let mut lmr = vec![[0i32; 64]; MAX_PLY + 1];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -87,6 +86,9 @@ impl<'a> Worker<'a> {
             flushed_nodes: 0,
             seldepth: 0,
             path,
+            path_moves,
+            since_null,
+            history_base: game.base,
             root_moves: ordered
                 .into_iter()
                 .map(|mv| RootMove {
@@ -158,12 +160,18 @@ impl<'a> Worker<'a> {
         self.aborted
     }
 
-    fn push(&mut self, child: &Position) {
+    /// Enters `child`, reached by `mv` (`None`: a null move).
+    fn push(&mut self, child: &Position, mv: Option<Move>) {
         self.path.push(PathEntry { key: child.key(), checked: child.in_check() });
+        self.path_moves.push(mv);
+        let since = if mv.is_some() { self.since_null.last().map_or(0, |s| s + 1) } else { 0 };
+        self.since_null.push(since);
     }
 
     fn pop(&mut self) {
         self.path.pop();
+        self.path_moves.pop();
+        self.since_null.pop();
     }
 
     // ---------------------------------------------------------- deepening
@@ -321,7 +329,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = *root;
             child.make_move(m);
-            self.push(&child);
+            self.push(&child, Some(m));
             self.moves_played[0] = Some(m);
             let new_depth = depth - 1 + child.in_check() as i32;
             let score = if i == pv_idx {
@@ -385,12 +393,14 @@ impl<'a> Worker<'a> {
     /// the 60-move limit and dead positions.
     fn rule_score(&self, pos: &Position, ply: usize) -> Option<i32> {
         let n = self.path.len();
-        let window = (pos.rule60_count() as usize).min(n - 1);
+        // A cycle cannot span a capture or a null move.
+        let since_null = self.since_null.last().copied().unwrap_or(0);
+        let window = (pos.rule60_count() as usize).min(n - 1).min(since_null);
         let key = pos.key();
         let mut back = 4;
         while back <= window {
             if self.path[n - 1 - back].key == key {
-                return Some(match judge_cycle(&self.path[n - 1 - back..n]) {
+                return Some(match self.judge_repetition(n - 1 - back) {
                     CycleVerdict::Draw => 0,
                     CycleVerdict::SideToMoveWins => MATE - ply as i32,
                     CycleVerdict::SideToMoveLoses => -MATE + ply as i32,
@@ -402,6 +412,25 @@ impl<'a> Worker<'a> {
             return Some(0);
         }
         None
+    }
+
+    /// Judges the cycle from path entry `start` to the current node.
+    fn judge_repetition(&self, start: usize) -> CycleVerdict {
+        judge_cycle(&self.path[start..])
+    }
+
+    /// The position at path entry `index`, replayed from the history's base
+    /// (for the rulebook, which needs the positions of a cycle).
+    #[allow(dead_code)]
+    fn position_at(&self, index: usize) -> Position {
+        let mut pos = self.history_base;
+        for mv in &self.path_moves[1..=index] {
+            match mv {
+                Some(m) => pos.make_move(*m),
+                None => pos.make_null_move(),
+            }
+        }
+        pos
     }
 
     // ---------------------------------------------------------------- search
@@ -475,7 +504,7 @@ impl<'a> Worker<'a> {
                 let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR + ((static_eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.make_null_move();
-                self.push(&child);
+                self.push(&child, None);
                 self.moves_played[ply] = None;
                 let s = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pop();
@@ -531,7 +560,7 @@ impl<'a> Worker<'a> {
 
             let mut child = *pos;
             child.make_move(m);
-            self.push(&child);
+            self.push(&child, Some(m));
             self.moves_played[ply] = Some(m);
             // 9. Check extension.
             let gives_check = child.in_check();
