@@ -80,12 +80,12 @@ pub fn material(pos: &Position, victim: Color) -> Bitboard {
 
 /// Whether `by`'s piece on `from` may legally capture on `to`: its king is
 /// not attacked afterwards (the captured piece is gone, the kings may not
-/// face).
-pub fn capture_is_legal(pos: &Position, by: Color, from: Square, to: Square) -> bool {
+/// face). Attacks by the enemy pieces in `ignored` do not count.
+pub fn capture_is_legal(pos: &Position, by: Color, from: Square, to: Square, ignored: Bitboard) -> bool {
     let occ = pos.occupancy().after_move(from, to);
     let king = pos.king_square(by);
     let ksq = if from == king { to } else { king };
-    pos.king_attackers(ksq, !by, occ, Bitboard::from_square(to)).is_empty()
+    (pos.king_attackers(ksq, !by, occ, Bitboard::from_square(to)) & !ignored).is_empty()
 }
 
 /// Whether, after `by` takes on `to` with the piece from `from`, the other
@@ -136,9 +136,9 @@ fn capture_gets_mated(pos: &Position, by: Color, from: Square, to: Square) -> bo
 /// Whether the attacker on `a` really threatens to win the target on `t`
 /// (see the module documentation). `a` holds a piece of `by` that attacks
 /// `t`, which holds enemy material.
-fn real_threat(pos: &Position, by: Color, a: Square, t: Square) -> bool {
+fn real_threat(pos: &Position, by: Color, a: Square, t: Square, ignored: Bitboard) -> bool {
     let (Some(attacker), Some(target)) = (pos.piece_on(a), pos.piece_on(t)) else { return false };
-    if !capture_is_legal(pos, by, a, t) {
+    if !capture_is_legal(pos, by, a, t, ignored) {
         return false;
     }
     if !wins_protected(attacker.kind(), target.kind()) && recapture_possible(pos, by, a, t) {
@@ -149,7 +149,10 @@ fn real_threat(pos: &Position, by: Color, a: Square, t: Square) -> bool {
     // offered with a chase, which stays a chase [棋例 4(5)].)
     let them = !by;
     let target_hits_attacker = pos.attackers_to(a, them, pos.occupancy()).has(t);
-    if target_hits_attacker && value(target.kind()) == value(attacker.kind()) && capture_is_legal(pos, them, t, a) {
+    if target_hits_attacker
+        && value(target.kind()) == value(attacker.kind())
+        && capture_is_legal(pos, them, t, a, Bitboard::EMPTY)
+    {
         return false;
     }
     !capture_gets_mated(pos, by, a, t)
@@ -157,6 +160,14 @@ fn real_threat(pos: &Position, by: Color, a: Square, t: Square) -> bool {
 
 /// The enemy pieces `by` threatens to win (see the module documentation).
 pub fn threats(pos: &Position, by: Color) -> Threats {
+    threats_ignoring(pos, by, Bitboard::EMPTY)
+}
+
+/// [`threats`] where attacks on `by`'s king by the enemy pieces in
+/// `ignored` do not make a capture illegal. With the current checkers
+/// ignored this is the attack relation that a check only suspends: a side
+/// that evades a check has not created the attacks it had before.
+pub fn threats_ignoring(pos: &Position, by: Color, ignored: Bitboard) -> Threats {
     let occ = pos.occupancy();
     let pawns = pos.pieces(by, PieceKind::Pawn);
     let not_king = !pos.pieces(by, PieceKind::King);
@@ -166,9 +177,9 @@ pub fn threats(pos: &Position, by: Color) -> Threats {
         if attackers.is_empty() {
             continue;
         }
-        if (attackers & !pawns).iter().any(|a| real_threat(pos, by, a, t)) {
+        if (attackers & !pawns).iter().any(|a| real_threat(pos, by, a, t, ignored)) {
             out.by_pieces = out.by_pieces.with(t);
-        } else if (attackers & pawns).iter().any(|a| real_threat(pos, by, a, t)) {
+        } else if (attackers & pawns).iter().any(|a| real_threat(pos, by, a, t, ignored)) {
             out.by_pawns = out.by_pawns.with(t);
         }
     }
@@ -235,7 +246,10 @@ mod tests {
         // but cannot take it.
         let fen = "3k5/9/4r4/9/9/9/n3R4/9/9/4K4 w - - 0 1";
         assert!(!threats_of(fen, Color::Red).contains(&"a3".to_string()));
-        assert!(!capture_is_legal(&Position::from_fen(fen).unwrap(), Color::Red, sq("e3"), sq("a3")));
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(!capture_is_legal(&pos, Color::Red, sq("e3"), sq("a3"), Bitboard::EMPTY));
+        // Ignoring the pinner, the capture would be legal.
+        assert!(capture_is_legal(&pos, Color::Red, sq("e3"), sq("a3"), Bitboard::from_square(sq("e7"))));
     }
 
     #[test]

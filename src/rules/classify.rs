@@ -4,7 +4,9 @@
 //! mate threat (杀), else chase (捉), else idle (闲).
 //!
 //! - Check: the move leaves the opponent in check.
-//! - Mate threat: if the mover could move again at once, it would mate.
+//! - Mate threat: if the mover could move again at once, it would mate, and
+//!   it could not mate before the move (a standing threat that the mover
+//!   declines to carry out is not renewed by shuffling, as with 4(6)).
 //! - Chase: the move creates a *new* threat to win material (see
 //!   [`super::chase`]): a target threatened after the move that was not
 //!   threatened before it. Going from no chase to chase is a chase [4(2)];
@@ -21,7 +23,7 @@
 //! the other side's moves, counted the same way, all attack too.
 
 use super::CycleVerdict;
-use super::chase::{has_mate_in_one, threats};
+use super::chase::{has_mate_in_one, threats, threats_ignoring};
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Move};
 
@@ -160,16 +162,20 @@ fn classify(before: &Position, after: &Position, m: Move, detail: Detail) -> Mov
     // Only new threats are chases [4(2), 4(6)]. The enemy pieces do not
     // move during our move and a cycle has no captures, so squares identify
     // the targets.
-    let old = threats(before, mover);
+    // A side in check cannot take anything but the checker; the attacks
+    // it had are only suspended, and evading does not create them anew.
+    let old = if before.in_check() { threats_ignoring(before, mover, before.checkers()) } else { threats(before, mover) };
     let new = threats(after, mover);
     class.chased = new.by_pieces & !old.by_pieces;
     class.pawn_chased = (new.all() & !old.all()) & !class.chased;
     // A chase already makes the move an attack; the mate test (the costly
     // part) is then only needed to name the pattern.
     if detail == Detail::Full || class.chased.is_empty() {
+        // A mate threat, like a chase, must be new: a side that could mate
+        // already and shuffles instead is not attacking with this move.
         let mut threat = *after;
         threat.make_null_move();
-        class.mate_threat = Some(has_mate_in_one(&threat));
+        class.mate_threat = Some(has_mate_in_one(&threat) && !has_mate_in_one(before));
     }
     class
 }
