@@ -137,18 +137,26 @@ fn run_judge(fen: Option<String>, moves: &[String], explain: bool, banmoves: boo
     // Refuses illegal moves (with their number) before anything is printed.
     let report = rules::judge_game(&base, &parsed)?;
     let mut out = io::stdout().lock();
-    let io_err = |e: io::Error| e.to_string();
     if banmoves {
-        let banned: Vec<String> = rules::forbidden_moves(&base, &parsed).iter().map(|m| m.to_string()).collect();
-        let line = if banned.is_empty() { "banmoves".to_string() } else { format!("banmoves {}", banned.join(" ")) };
-        writeln!(out, "{line}").map_err(io_err)?;
-        return Ok(());
+        let mut line = "banmoves".to_string();
+        for m in rules::forbidden_moves(&base, &parsed) {
+            line.push_str(&format!(" {m}"));
+        }
+        return put(&mut out, &line);
     }
-    writeln!(out, "result {} {}", report.result, report.reason).map_err(io_err)?;
+    put(&mut out, &format!("result {} {}", report.result, report.reason))?;
     if explain {
         for line in rules::explain::explain(&report) {
-            writeln!(out, "{line}").map_err(io_err)?;
+            put(&mut out, &line)?;
         }
     }
     Ok(())
+}
+
+/// Writes one line; a reader that stops early (`| head`) is not an error.
+fn put(out: &mut impl Write, line: &str) -> Result<(), String> {
+    match writeln!(out, "{line}") {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.to_string()),
+        _ => Ok(()),
+    }
 }

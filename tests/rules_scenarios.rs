@@ -131,7 +131,7 @@ fn every_scenario_gets_its_verdict() {
             let a = &rep.analysis;
             let got: Vec<char> = a.moves.iter().map(|m| letter(m.effect(a.pawn_chases_counted))).collect();
             let want: Vec<char> = pattern.iter().cycle().take(got.len()).copied().collect();
-            if got.len() % pattern.len() != 0 || got != want {
+            if !got.len().is_multiple_of(pattern.len()) || got != want {
                 failures.push(format!(
                     "{} (line {}): effects {}, expected {} repeated",
                     c.name,
@@ -193,7 +193,7 @@ fn banned_moves_match_the_verdicts() {
         }
         let base = Position::from_fen(&c.fen).unwrap();
         let n = r.plies;
-        let mover_of = |i: usize| if i % 2 == 0 { base.side_to_move() } else { !base.side_to_move() };
+        let mover_of = |i: usize| if i.is_multiple_of(2) { base.side_to_move() } else { !base.side_to_move() };
         let banned_at = |i: usize| forbidden_moves(&base, &c.moves[..i]).contains(&c.moves[i]);
         match r.result {
             GameResult::Draw => {
@@ -254,7 +254,9 @@ fn judge_explains_in_english_and_chinese() {
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "result 0-1 perpetual-chase");
-    assert!(lines.iter().any(|l| l.contains("ply 1 red rook b2a2: chase of black cannon a7") && l.contains("捉黑炮(a7)")));
+    assert!(
+        lines.iter().any(|l| l.contains("ply 1 red rook b2a2: chase of black cannon a7") && l.contains("捉黑炮(a7)"))
+    );
     assert!(lines.iter().any(|l| l.contains("ply 2 black cannon a7b7: idle") && l.contains("闲")));
     assert!(lines.iter().any(|l| l.starts_with("red: perpetual chase, forbidden") && l.contains("长捉")));
     assert!(lines.last().unwrap().contains("red loses") && lines.last().unwrap().contains("红方"));

@@ -164,7 +164,8 @@ fn classify(before: &Position, after: &Position, m: Move, detail: Detail) -> Mov
     // the targets.
     // A side in check cannot take anything but the checker; the attacks
     // it had are only suspended, and evading does not create them anew.
-    let old = if before.in_check() { threats_ignoring(before, mover, before.checkers()) } else { threats(before, mover) };
+    let old =
+        if before.in_check() { threats_ignoring(before, mover, before.checkers()) } else { threats(before, mover) };
     let new = threats(after, mover);
     class.chased = new.by_pieces & !old.by_pieces;
     class.pawn_chased = (new.all() & !old.all()) & !class.chased;
@@ -241,6 +242,40 @@ pub fn verdict(us: Pattern, them: Pattern) -> CycleVerdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn classify_text(fen: &str, m: &str) -> MoveClass {
+        let before = Position::from_fen(fen).unwrap();
+        let m = Move::parse(m).unwrap();
+        assert!(before.check_move(m).is_ok());
+        let mut after = before;
+        after.make_move(m);
+        classify(&before, &after, m, Detail::Full)
+    }
+
+    #[test]
+    fn evading_a_check_creates_no_chase() {
+        // The black rook on f6 attacks the unprotected horse on f2 all along;
+        // the rook on a8 checks, so the rook may not take now. The king's
+        // evasion only lifts that suspension: no new chase.
+        let c = classify_text("9/R3k4/9/5r3/9/9/9/5N3/9/3K5 b - - 0 1", "e8e9");
+        assert_eq!(c.effect(true), Effect::Idle, "{c:?}");
+        // Without the check, the rook stepping onto the f-file is a chase.
+        let c = classify_text("9/4k4/9/4r4/9/9/9/5N3/9/3K5 b - - 0 1", "e6f6");
+        assert_eq!(c.effect(false), Effect::Chase, "{c:?}");
+        assert_eq!(c.chased, Bitboard::from_square(crate::types::Square::parse("f2").unwrap()));
+    }
+
+    #[test]
+    fn mate_threats_must_be_new() {
+        // Ra4-g4 threatens Rg9 mate (the advisor on e8 may not move: the
+        // kings would face).
+        let c = classify_text("4k4/4a4/3a5/9/2r6/R8/9/9/9/4K4 w - - 0 1", "a4g4");
+        assert_eq!((c.mate_threat, c.effect(false)), (Some(true), Effect::MateThreat));
+        // Red can mate at once with Ra9 and shuffles the rook instead: the
+        // threat stands but is not new.
+        let c = classify_text("3k5/2P6/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a1");
+        assert_eq!((c.mate_threat, c.effect(false)), (Some(false), Effect::Idle));
+    }
 
     #[test]
     fn verdict_table() {

@@ -83,19 +83,28 @@ fn pattern_text(p: Pattern) -> (&'static str, &'static str) {
         Pattern::PerpetualCheck => ("perpetual check, forbidden", "长将，禁止着法"),
         Pattern::PerpetualChase => ("perpetual chase, forbidden", "长捉，禁止着法"),
         Pattern::PerpetualMateThreat => ("perpetual mate threat, forbidden", "长杀，禁止着法"),
-        Pattern::MixedAttacks => ("an attack on every move (mixed), forbidden", "每着均为攻击（将、杀、捉交替），禁止着法"),
+        Pattern::MixedAttacks => {
+            ("an attack on every move (mixed), forbidden", "每着均为攻击（将、杀、捉交替），禁止着法")
+        }
         Pattern::Allowed => ("has idle moves, allowed", "有闲着，允许着法"),
     }
 }
 
 fn cycle_lines(rep: &Repetition, end_ply: usize) -> Vec<String> {
     let a = &rep.analysis;
-    let mut lines = vec![format!(
-        "the position after ply {s} occurred for the third time after ply {end_ply}; plies {from}-{end_ply} are judged \
-         / 第{s}步后的局面在第{end_ply}步后第三次出现，裁定第{from}至{end_ply}步",
-        s = rep.start_ply,
-        from = rep.start_ply + 1,
-    )];
+    let from = rep.start_ply + 1;
+    let mut lines = vec![if rep.start_ply == 0 {
+        format!(
+            "the starting position occurred for the third time after ply {end_ply}; plies 1-{end_ply} are judged \
+             / 起始局面在第{end_ply}步后第三次出现，裁定第1至{end_ply}步"
+        )
+    } else {
+        format!(
+            "the position after ply {s} occurred for the third time after ply {end_ply}; plies {from}-{end_ply} are \
+             judged / 第{s}步后的局面在第{end_ply}步后第三次出现，裁定第{from}至{end_ply}步",
+            s = rep.start_ply,
+        )
+    }];
     let mut pos = rep.start;
     for (k, class) in a.moves.iter().enumerate() {
         let ply = rep.start_ply + k + 1;
