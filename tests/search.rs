@@ -91,3 +91,18 @@ fn banned_and_searchmoves_restrict_the_root() {
     assert_eq!(e.banmoves().len(), 2);
     assert!(out.best.is_some());
 }
+
+#[test]
+fn avoids_perpetual_chase_when_repeating_would_lose() {
+    // The red rook has chased the unprotected cannon between the a- and
+    // b-files ([棋例 2(4), 4(3)]); chasing it once more repeats the cycle with
+    // Red chasing on every move and Black idle: Red would lose. Red is two
+    // horses down, so without the chase rule the repetition (a draw) would be
+    // its best move: an engine judging only perpetual check plays a2b2 here.
+    let fen = "4k4/9/c8/5n3/7n1/9/9/1R7/9/3K5 w - - 0 1";
+    let mut e = engine_at(fen, &["b2a2", "a7b7", "a2b2", "b7a7", "b2a2", "a7b7"]);
+    let out = e.search_blocking(&depth(6), &Silent);
+    let best = out.best.map(|m| m.to_string()).unwrap_or_default();
+    assert_ne!(best, "a2b2", "the next chase completes a forbidden cycle");
+    assert!(out.score > -MATE_BOUND);
+}

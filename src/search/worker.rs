@@ -5,7 +5,7 @@ use super::params::*;
 use super::{Context, GameHistory, Iteration, score_from_tt, score_to_tt};
 use crate::eval::evaluate;
 use crate::position::{GenType, Position, SEE_VALUE};
-use crate::rules::{CycleVerdict, PathEntry, judge_cycle};
+use crate::rules::{CycleVerdict, PathEntry, judge_cycle, judge_cycle_full};
 use crate::search::tt::Bound;
 use crate::types::{Move, MoveList, PieceKind};
 use std::sync::atomic::Ordering;
@@ -414,14 +414,23 @@ impl<'a> Worker<'a> {
         None
     }
 
-    /// Judges the cycle from path entry `start` to the current node.
+    /// Judges the cycle from path entry `start` to the current node. The
+    /// cheap perpetual-check test decides most cycles; the rulebook (chases,
+    /// mate threats) is asked only when that one calls it a draw.
     fn judge_repetition(&self, start: usize) -> CycleVerdict {
-        judge_cycle(&self.path[start..])
+        let quick = judge_cycle(&self.path[start..]);
+        if quick != CycleVerdict::Draw {
+            return quick;
+        }
+        let moves: Option<Vec<Move>> = self.path_moves[start + 1..].iter().copied().collect();
+        match moves {
+            Some(moves) => judge_cycle_full(&self.position_at(start), &moves),
+            None => quick,
+        }
     }
 
     /// The position at path entry `index`, replayed from the history's base
-    /// (for the rulebook, which needs the positions of a cycle).
-    #[allow(dead_code)]
+    /// (the rulebook needs the positions of a cycle).
     fn position_at(&self, index: usize) -> Position {
         let mut pos = self.history_base;
         for mv in &self.path_moves[1..=index] {
