@@ -56,8 +56,11 @@ impl Position {
                 break;
             };
             if kind == PieceKind::King {
-                // The king may take only if nothing recaptures.
-                let defended = self.attackers_to(to, !stm, occ.after_move(sq, to)).any();
+                // The king may take only if nothing recaptures, and not onto
+                // the open file of the other king (flying general).
+                let after = occ.after_move(sq, to);
+                let facing = (attacks::rook_attacks(to, after) & self.pieces(!stm, PieceKind::King)).any();
+                let defended = facing || self.attackers_to(to, !stm, after).any();
                 return if defended { res ^ 1 == 1 } else { res == 1 };
             }
             swap = SEE_VALUE[kind.index()] - swap;
@@ -107,5 +110,9 @@ mod tests {
         let fen = "3k5/9/4c4/4p4/9/4r4/9/9/4A4/4CK3 w - - 0 1";
         assert!(see(fen, "e0e4", 550));
         assert!(!see(fen, "e0e4", 551));
+        // The black king cannot take back on f9: it would face the red king
+        // on the open f-file.
+        let fen = "3akab2/4n4/9/5R3/9/9/9/9/9/5K3 w - - 0 1";
+        assert!(see(fen, "f6f9", 200));
     }
 }

@@ -562,7 +562,7 @@ impl<'a> Worker<'a> {
                     if (futile || losing) && !pos.gives_check(m) {
                         continue;
                     }
-                } else if depth <= 6 && !pos.see_ge(m, SEE_CAPTURE_MARGIN * depth) {
+                } else if depth <= 6 && !pos.see_ge(m, SEE_CAPTURE_MARGIN * depth) && !pos.gives_check(m) {
                     continue;
                 }
             }
@@ -749,7 +749,7 @@ impl<'a> Worker<'a> {
             if !in_check {
                 // Delta and SEE pruning: captures that cannot raise alpha.
                 let gain = pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if stand_pat + gain + 200 <= alpha || !pos.see_ge(m, 0) {
+                if stand_pat + gain + 200 <= alpha || (!pos.see_ge(m, 0) && !pos.gives_check(m)) {
                     continue;
                 }
             }
