@@ -47,6 +47,11 @@ pub(super) struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 2],
     lmr: Vec<[i32; 64]>,
     aborted: bool,
+    /// Counts rule verdicts (a repetition cycle judged a win or loss) met in
+    /// the search. Such scores depend on the path, not the position; a node
+    /// whose mate-range score may come from one is not stored in the TT, so
+    /// the verdict cannot leak to the same position reached another way.
+    rule_verdicts: u64,
 }
 
 fn history_index(side: usize, m: Move) -> usize {
@@ -110,6 +115,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 2],
             lmr,
             aborted: false,
+            rule_verdicts: 0,
         }
     }
 
@@ -391,7 +397,7 @@ impl<'a> Worker<'a> {
 
     /// A score decided by the rules, before any search: repetition cycles,
     /// the 60-move limit and dead positions.
-    fn rule_score(&self, pos: &Position, ply: usize) -> Option<i32> {
+    fn rule_score(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         let n = self.path.len();
         // A cycle cannot span a capture or a null move.
         let since_null = self.since_null.last().copied().unwrap_or(0);
@@ -400,7 +406,11 @@ impl<'a> Worker<'a> {
         let mut back = 4;
         while back <= window {
             if self.path[n - 1 - back].key == key {
-                return Some(match self.judge_repetition(n - 1 - back) {
+                let verdict = self.judge_repetition(n - 1 - back);
+                if verdict != CycleVerdict::Draw {
+                    self.rule_verdicts += 1;
+                }
+                return Some(match verdict {
                     CycleVerdict::Draw => 0,
                     CycleVerdict::SideToMoveWins => MATE - ply as i32,
                     CycleVerdict::SideToMoveLoses => -MATE + ply as i32,
@@ -456,6 +466,8 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
+
+        let verdicts_before = self.rule_verdicts;
 
         // 2. Rules, maximum ply, mate distance pruning.
         if let Some(score) = self.rule_score(pos, ply) {
@@ -635,7 +647,10 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         let eval_to_store = if in_check { 0 } else { static_eval };
-        self.ctx.tt.store(key, best_move, score_to_tt(best_score, ply), eval_to_store, depth, bound);
+        let path_dependent = self.rule_verdicts != verdicts_before && best_score.abs() >= MATE_BOUND;
+        if !path_dependent {
+            self.ctx.tt.store(key, best_move, score_to_tt(best_score, ply), eval_to_store, depth, bound);
+        }
         best_score
     }
 
