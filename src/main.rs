@@ -103,13 +103,10 @@ fn run_perft(depth: u32, fen: Option<String>, moves: &[String], divide: bool) ->
     let mut out = io::stdout().lock();
     let start = Instant::now();
     let nodes = if divide {
-        let mut total = 0;
-        for (m, n) in chariot::perft::divide(&pos, depth) {
-            writeln!(out, "{m}: {n}").map_err(|e| e.to_string())?;
-            total += n;
+        let (lines, total) = chariot::perft::divide_report(&pos, depth);
+        for line in &lines {
+            writeln!(out, "{line}").map_err(|e| e.to_string())?;
         }
-        writeln!(out).map_err(|e| e.to_string())?;
-        writeln!(out, "Nodes searched: {total}").map_err(|e| e.to_string())?;
         total
     } else {
         let n = chariot::perft::perft(&pos, depth);

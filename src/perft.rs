@@ -37,6 +37,18 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// Perft split by root move as printed (Stockfish style): one `move: count`
+/// line per root move, a blank line, `Nodes searched: N`. Returns the lines
+/// and the total; the CLI and `go perft` both print these.
+pub fn divide_report(pos: &Position, depth: u32) -> (Vec<String>, u64) {
+    let split = divide(pos, depth);
+    let total = split.iter().map(|(_, n)| n).sum();
+    let mut lines: Vec<String> = split.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    (lines, total)
+}
+
 /// The slow reference: no bulk counting, every leaf is a played move, and
 /// legality comes from the independent reference generator in
 /// [`crate::position::reference`].

@@ -205,13 +205,10 @@ fn handle(s: &mut Session, command: Command) -> bool {
         Command::Perft(depth) => {
             let pos = *s.engine.position();
             let start = Instant::now();
-            let mut total = 0;
-            for (m, n) in perft::divide(&pos, depth) {
-                s.out.line(&format!("{m}: {n}"));
-                total += n;
+            let (lines, total) = perft::divide_report(&pos, depth);
+            for line in &lines {
+                s.out.line(line);
             }
-            s.out.line("");
-            s.out.line(&format!("Nodes searched: {total}"));
             log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
         }
         Command::Stop => {
