@@ -90,13 +90,10 @@ impl Engine {
         self.banmoves.clear();
         for (index, &text) in moves.iter().enumerate() {
             let bad = |reason: String| Some(BadMove { index, text: text.to_string(), reason });
-            let Some(m) = Move::parse(text) else {
-                return Ok(bad("is not a move in ICCS notation".to_string()));
-            };
-            if let Err(e) = self.position.check_move(m) {
-                return Ok(bad(format!("is illegal: {e}")));
+            match self.position.parse_legal_move(text) {
+                Ok(m) => self.play(m),
+                Err(reason) => return Ok(bad(reason)),
             }
-            self.play(m);
         }
         Ok(None)
     }

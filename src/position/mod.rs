@@ -276,12 +276,17 @@ impl Position {
     /// illegal one; the error names it (the moves before it stay played).
     pub fn play_text_moves<'a>(&mut self, moves: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
         for (i, text) in moves.into_iter().enumerate() {
-            let m =
-                Move::parse(text).ok_or_else(|| format!("move {} '{}' is not a move in ICCS notation", i + 1, text))?;
-            self.check_move(m).map_err(|e| format!("move {} '{}' is illegal: {}", i + 1, text, e))?;
+            let m = self.parse_legal_move(text).map_err(|reason| format!("move {} '{}' {}", i + 1, text, reason))?;
             self.make_move(m);
         }
         Ok(())
+    }
+
+    /// Parses ICCS text into a move legal here, or says why it is not one.
+    pub fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+        let m = Move::parse(text).ok_or_else(|| "is not a move in ICCS notation".to_string())?;
+        self.check_move(m).map_err(|e| format!("is illegal: {e}"))?;
+        Ok(m)
     }
 
     #[inline]
