@@ -2,12 +2,14 @@
 //!
 //! Layers, each depending only on those above it in this list:
 //! `types` -> `attacks` -> `zobrist` -> `position` -> `perft` -> ... ->
-//! `protocol`. The binary (`main.rs`) is a thin command-line wrapper.
+//! `protocol` (`book` sits between `rules` and `engine`). The binary
+//! (`main.rs`) is a thin command-line wrapper.
 
 #![forbid(unsafe_code)]
 
 pub mod attacks;
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod perft;

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds the default opening book, book/chariot.book, from games Chariot
+# plays against itself.
+#
+#   scripts/make_book.sh play    self-play games -> $WORK/selfplay.pgn (hours)
+#   scripts/make_book.sh build   $WORK/selfplay.pgn -> book/selfplay-games.txt -> book/chariot.book
+#   scripts/make_book.sh         both
+#
+# The games start from the 100 openings of the referee's dev set (each
+# played twice, colours swapped), so the book holds those openings and
+# Chariot's own continuations. Everything heavy runs under `nice -n 19`;
+# the search limit is a node count, so a loaded machine makes the games
+# slower, not weaker.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TOOLS=${TOOLS:-/work/shared/tools}
+NODES=${NODES:-250000}        # per move, for both sides
+GAMES=${GAMES:-200}           # 100 openings x 2 colours
+CONCURRENCY=${CONCURRENCY:-2}
+WORK=${WORK:-target/book-selfplay}
+# What goes into the book: the first MAX_PLY plies of each game, moves seen
+# in at least MIN_GAMES games, and the central cannon (h2e2 / b2e2) as the
+# first move favoured by PREFER_CENTRAL.
+MAX_PLY=${MAX_PLY:-20}
+MIN_GAMES=${MIN_GAMES:-2}
+PREFER_CENTRAL=${PREFER_CENTRAL:-2}
+
+play() {
+    nice -n 19 cargo build --release
+    mkdir -p "$WORK"
+    # A copy, so that rebuilding during the (long) run changes nothing.
+    cp target/release/chariot "$WORK/chariot"
+    git rev-parse HEAD > "$WORK/engine-commit.txt"
+    nice -n 19 python3 "$TOOLS/referee.py" \
+        --engine name=chariot-a "cmd=$WORK/chariot" proto=uci opt:Hash=64 opt:OwnBook=false \
+        --engine name=chariot-b "cmd=$WORK/chariot" proto=uci opt:Hash=64 opt:OwnBook=false \
+        --nodes "$NODES" --fixed-timeout 600000 --max-plies 300 \
+        --openings "$TOOLS/openings/dev-openings.txt" \
+        --games "$GAMES" --concurrency "$CONCURRENCY" --pgn "$WORK/selfplay.pgn" | tee -a "$WORK/referee.log"
+}
+
+build() {
+    # The PGN (with a comment per move) made compact: one game per line,
+    # the moves from the start position and the result, as our plain
+    # move-list format reads them.
+    python3 - "$WORK/selfplay.pgn" book/selfplay-games.txt "$NODES" <<'EOF'
+import re, sys
+src, dst, nodes = sys.argv[1:]
+games = [g for g in re.split(r"\n\n(?=\[Event )", open(src).read()) if g.strip()]
+out = ["# Chariot self-play games for the default book (scripts/make_book.sh)",
+       "# %d games, %s nodes per move, from the referee's dev openings." % (len(games), nodes),
+       "# One game per line: moves from the start position, then the result."]
+for g in games:
+    tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', g, re.M))
+    if tags.get("FEN", "").split()[:2] != ["rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", "w"]:
+        sys.exit("a game does not start from the start position")
+    body = re.sub(r"\{[^}]*\}", " ", g.split("\n\n", 1)[1])
+    moves = [t for t in body.split() if re.fullmatch(r"[a-i][0-9][a-i][0-9]", t)]
+    if len(moves) != int(tags["PlyCount"]):
+        sys.exit("round %s: %d moves read, PlyCount %s" % (tags["Round"], len(moves), tags["PlyCount"]))
+    out.append("moves %s %s  # %s" % (" ".join(moves), tags["Result"], tags["Termination"]))
+open(dst, "w").write("\n".join(out) + "\n")
+print("%d games -> %s" % (len(games), dst))
+EOF
+    nice -n 19 cargo run --release --quiet -- book build book/selfplay-games.txt --output book/chariot.book \
+        --max-ply "$MAX_PLY" --min-games "$MIN_GAMES" \
+        --prefer "h2e2=$PREFER_CENTRAL" --prefer "b2e2=$PREFER_CENTRAL"
+    cargo run --release --quiet -- book show --book book/chariot.book
+}
+
+case "${1:-all}" in
+    play) play ;;
+    build) build ;;
+    all) play && build ;;
+    *) echo "usage: $0 [play|build|all]" >&2; exit 2 ;;
+esac
