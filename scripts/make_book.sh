@@ -7,10 +7,11 @@
 #   scripts/make_book.sh         both
 #
 # The games start from the 100 openings of the referee's dev set (each
-# played twice, colours swapped), so the book holds those openings and
-# Chariot's own continuations. Everything heavy runs under `nice -n 19`;
-# the search limit is a node count, so a loaded machine makes the games
-# slower, not weaker.
+# played twice, colours swapped; shuffled with a fixed seed), so the book
+# holds those openings and Chariot's own continuations. The PGN is appended
+# to, and the book is built from every game in it. Everything heavy runs
+# under `nice -n 19`; the search limit is a node count, so a loaded machine
+# makes the games slower, not weaker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,11 +33,17 @@ play() {
     # A copy, so that rebuilding during the (long) run changes nothing.
     cp target/release/chariot "$WORK/chariot"
     git rev-parse HEAD > "$WORK/engine-commit.txt"
+    # The openings in a fixed random order, so a run stopped early still
+    # covers all the families (the file groups them).
+    python3 -c 'import random, sys
+lines = [l for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+random.Random(2026).shuffle(lines)
+open(sys.argv[2], "w").writelines(lines)' "$TOOLS/openings/dev-openings.txt" "$WORK/openings.txt"
     nice -n 19 python3 "$TOOLS/referee.py" \
         --engine name=chariot-a "cmd=$WORK/chariot" proto=uci opt:Hash=64 opt:OwnBook=false \
         --engine name=chariot-b "cmd=$WORK/chariot" proto=uci opt:Hash=64 opt:OwnBook=false \
         --nodes "$NODES" --fixed-timeout 600000 --max-plies 300 \
-        --openings "$TOOLS/openings/dev-openings.txt" \
+        --openings "$WORK/openings.txt" \
         --games "$GAMES" --concurrency "$CONCURRENCY" --pgn "$WORK/selfplay.pgn" | tee -a "$WORK/referee.log"
 }
 

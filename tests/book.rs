@@ -301,3 +301,29 @@ fn the_shipped_book_is_rebuilt_from_its_games() {
     let shipped = Book::parse(chariot::book::BUILT_IN_TEXT).expect("the shipped book parses");
     assert_eq!(rebuilt, shipped, "rebuild book/chariot.book with scripts/make_book.sh build");
 }
+
+/// Without `Best Book Move` the choice follows the weights (8 : 2 : 1 at
+/// the start of the test book) and a seed makes it repeatable.
+#[test]
+fn weighted_choice_through_the_engine_is_seedable() {
+    use chariot::engine::Engine;
+    let dir = temp_dir("weighted");
+    let book = build_test_book(&dir);
+    let draw = |seed: u64| {
+        let mut engine = Engine::new();
+        engine.set_own_book(true);
+        assert!(engine.set_book_files(&book).unwrap().is_some());
+        engine.set_book_seed(seed);
+        (0..1100).map(|_| engine.book_move(&[]).choice.expect("a book move").mv.to_string()).collect::<Vec<_>>()
+    };
+    let first = draw(7);
+    assert_eq!(first, draw(7), "same seed, same choices");
+    assert_ne!(first, draw(8));
+    let count = |m: &str| first.iter().filter(|x| *x == m).count();
+    // Expected 800, 200 and 100; the bounds are about 4.7 standard deviations
+    // wide (and the seed makes the test repeatable).
+    assert!((730..=870).contains(&count("c3c4")), "c3c4 {}", count("c3c4"));
+    assert!((140..=260).contains(&count("g3g4")), "g3g4 {}", count("g3g4"));
+    assert!((55..=145).contains(&count("h2e2")), "h2e2 {}", count("h2e2"));
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -134,7 +134,8 @@ impl Book {
 
     /// Reads a book file; any malformed line refuses the whole file.
     pub fn parse(text: &str) -> Result<Book, BookError> {
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+        let mut lines =
+            text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
         let Some((header_index, header)) = lines.next() else {
             return Err(BookError { line: 1, message: "empty file: no 'chariot-book' header".into() });
         };

@@ -4,9 +4,10 @@
 //! replace this module behind the same [`read_games`] function.
 //!
 //! Plain lines: `[fen <FEN> moves | startpos moves | moves] m1 m2 ... [result]`;
-//! `#` starts a comment. PGN: tags (`FEN`, `Result` are read), move
-//! numbers, `{...}` and `;` comments, `(...)` variations (skipped), `$n`
-//! annotations, and a result token or `*` ending each game.
+//! `#` starts a comment, move numbers are skipped. PGN: tags (`FEN` and
+//! `Result` are read), move numbers, `{...}` and `;` comments, `(...)`
+//! variations (skipped), `$n` annotations, and a result token or `*`
+//! ending each game.
 
 use crate::position::Position;
 use crate::rules::GameResult;
@@ -42,6 +43,7 @@ impl std::error::Error for ReadError {}
 /// Reads every game of `text`: PGN if any line starts with a `[` tag,
 /// plain move lists otherwise. The first bad game stops the reading.
 pub fn read_games(text: &str) -> Result<Vec<Game>, ReadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.lines().any(|l| l.trim_start().starts_with('[')) { read_pgn(text) } else { read_plain(text) }
 }
 
@@ -86,7 +88,9 @@ fn read_plain(text: &str) -> Result<Vec<Game>, ReadError> {
     let mut games = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("");
-        let tokens: Vec<&str> = line.split_whitespace().collect();
+        // Move numbers (`1.`, `1...`) are allowed and skipped.
+        let is_number = |t: &&str| t.trim_end_matches('.').parse::<u32>().is_ok() && t.ends_with('.');
+        let tokens: Vec<&str> = line.split_whitespace().filter(|t| !is_number(t)).collect();
         if tokens.is_empty() {
             continue;
         }
@@ -256,7 +260,7 @@ mod tests {
     #[test]
     fn plain_lines() {
         let text = "# a comment\n\
-                    h2e2 h9g7 h0g2 1-0\n\
+                    1. h2e2 h9g7 2. h0g2 1-0\n\
                     \n\
                     startpos moves b2e2 b9c7 1/2-1/2\n\
                     fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves c3c4\n\
