@@ -294,7 +294,7 @@ fn illegal_entries_and_corrupt_files() {
 fn the_shipped_book_is_rebuilt_from_its_games() {
     use chariot::book::{Book, build, reader};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let games = reader::read_games(&std::fs::read_to_string(root.join("book/selfplay-games.txt")).unwrap()).unwrap();
+    let games = reader::read_games(&std::fs::read_to_string(root.join("book/selfplay-games.pgn")).unwrap()).unwrap();
     let preferences = vec![build::parse_preference("h2e2=2").unwrap(), build::parse_preference("b2e2=2").unwrap()];
     let options = build::BuildOptions { max_ply: 20, min_games: 2, preferences };
     let rebuilt = build::build(&games, &options).book;
