@@ -11,7 +11,7 @@
 //! training part falls; a tenth of the positions is held out to show
 //! over-fitting.
 //!
-//! Usage: `cargo run --release --example tune -- LABELS... [--passes N]`.
+//! Usage: `cargo run --release --example tune -- LABELS... [--passes N] [--reg R]`.
 //! Prints the new `weights!` body on stdout.
 
 use chariot::eval::evaluate_with;
@@ -58,6 +58,21 @@ fn quiesce(pos: &Position, mut alpha: i32, beta: i32, w: &Weights, depth: u32) -
     best
 }
 
+/// Mean squared error plus a pull towards the starting weights: weights
+/// that the data hardly separates (advisor material against missing-advisor
+/// danger, say) stay where they were instead of drifting to odd values.
+fn loss(samples: &[Sample], w: &Weights, k: f64, reg: f64) -> f64 {
+    let mut start = WEIGHTS;
+    let mut now = w.clone();
+    let drift: f64 = start
+        .params_mut()
+        .iter()
+        .zip(now.params_mut().iter())
+        .map(|((_, a), (_, b))| ((**a - **b) as f64 / 100.0).powi(2))
+        .sum();
+    error(samples, w, k) + reg * drift
+}
+
 fn error(samples: &[Sample], w: &Weights, k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
@@ -73,11 +88,14 @@ fn error(samples: &[Sample], w: &Weights, k: f64) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut passes = 20;
+    let mut reg = 2e-4;
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--passes" {
             passes = it.next().and_then(|v| v.parse().ok()).unwrap_or(passes);
+        } else if a == "--reg" {
+            reg = it.next().and_then(|v| v.parse().ok()).unwrap_or(reg);
         } else {
             files.push(a.clone());
         }
@@ -119,14 +137,14 @@ fn main() {
     let k = fit(|k| error(&train, &w, k));
     eprintln!("our scale k = {k:.5}; error train {:.6} test {:.6}", error(&train, &w, k), error(&test, &w, k));
     let mut steps = vec![8i32; w.params_mut().len()];
-    let mut best = error(&train, &w, k);
+    let mut best = loss(&train, &w, k, reg);
     for pass in 0..passes {
         let mut improved = 0;
         for (i, &step) in steps.iter().enumerate() {
             for dir in [1, -1] {
                 let delta = step * dir;
                 *w.params_mut()[i].1 += delta;
-                let e = error(&train, &w, k);
+                let e = loss(&train, &w, k, reg);
                 if e < best {
                     best = e;
                     improved += 1;
@@ -143,7 +161,11 @@ fn main() {
                 *s = (*s / 2).max(1);
             }
         }
-        eprintln!("pass {pass}: {improved} changes, train {best:.6} test {:.6}", error(&test, &w, k));
+        eprintln!(
+            "pass {pass}: {improved} changes, loss {best:.6}, error train {:.6} test {:.6}",
+            error(&train, &w, k),
+            error(&test, &w, k)
+        );
     }
     print!("{}", w.to_source());
 }
