@@ -10,6 +10,7 @@ pub mod attacks;
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;
