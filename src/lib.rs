@@ -14,6 +14,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod record;
 pub mod rules;
 pub mod search;
 pub mod types;

@@ -48,5 +48,8 @@ fn moves_match_the_reference_programs() {
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(40)].join("\n"));
-    assert!(wxf_checked >= 1000 && zh_checked >= 1000 && numbered_read >= 20, "{wxf_checked} {zh_checked} {numbered_read}");
+    assert!(
+        wxf_checked >= 1000 && zh_checked >= 1000 && numbered_read >= 20,
+        "{wxf_checked} {zh_checked} {numbered_read}"
+    );
 }

@@ -195,11 +195,8 @@ fn facts(pos: &Position, m: Move) -> Option<Facts> {
         _ => Direction::Backward,
     };
     let straight = matches!(kind, PieceKind::King | PieceKind::Rook | PieceKind::Cannon | PieceKind::Pawn);
-    let target = if straight && direction != Direction::Sideways {
-        step.unsigned_abs()
-    } else {
-        side_file(color, to.file())
-    };
+    let target =
+        if straight && direction != Direction::Sideways { step.unsigned_abs() } else { side_file(color, to.file()) };
     Some(Facts {
         color,
         kind,
@@ -248,7 +245,11 @@ fn canonical_selector(f: &Facts) -> Selector {
     } else {
         Place::Nth(f.index as u8 + 1)
     };
-    if f.kind == PieceKind::Pawn && f.tandem_pawn_files >= 2 { Selector::PlaceOnFile(place) } else { Selector::Place(place) }
+    if f.kind == PieceKind::Pawn && f.tandem_pawn_files >= 2 {
+        Selector::PlaceOnFile(place)
+    } else {
+        Selector::Place(place)
+    }
 }
 
 /// A place as read from text, to be checked against a piece's place.
