@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod attacks;
 pub mod bench;
 pub mod engine;
