@@ -1,9 +1,9 @@
 //! A plain sentence for a marked move, read from the two lines the engine
 //! gave: the played move's and the best move's.
 //!
-//! In order: the played line ends in mate against the mover ("allows mate
-//! in 3"); the best line mates and the played one does not ("misses mate
-//! in 2"); the material won and lost over the played line is at least
+//! In order: the best line mates and the played one does not ("misses
+//! mate in 2"), or the played line ends in mate against the mover ("allows
+//! mate in 3"; of the two, the shorter mate is named); the material won and lost over the played line is at least
 //! [`MATERIAL_MARGIN`] worse than over the best line: the mover's most
 //! valuable piece taken in the played line ("leaves the rook to be taken
 //! by the horse", "loses the rook to a horse fork after ..." when the
@@ -141,13 +141,17 @@ fn is_fork(positions: &[Position], line: &[Move], c: &Capture) -> bool {
 pub fn explain(a: &MoveAnalysis) -> Explanation {
     let mover = a.mover();
     let (played, best) = (&a.played, &a.best);
-    if played.score <= -MATE_BOUND && best.score > played.score {
-        // Plies from the position before the move to the mate.
-        let plies = MATE + played.score;
-        return Explanation::AllowsMate { moves: plies / 2, line: played.moves[1..].to_vec() };
-    }
-    if best.score >= MATE_BOUND && played.score < best.score {
-        return Explanation::MissesMate { moves: (MATE - best.score + 1) / 2, line: best.moves.clone() };
+    // Moves to the mate: the mover's if the best line mates, the
+    // opponent's if the played line is mated (plies from the position
+    // before the move, an even number, halved).
+    let misses = (best.score >= MATE_BOUND && played.score < best.score).then(|| (MATE - best.score + 1) / 2);
+    let allows = (played.score <= -MATE_BOUND && best.score > played.score).then(|| (MATE + played.score) / 2);
+    match (misses, allows) {
+        (Some(m), a) if a.is_none_or(|a| m <= a) => {
+            return Explanation::MissesMate { moves: m, line: best.moves.clone() };
+        }
+        (_, Some(a)) => return Explanation::AllowsMate { moves: a, line: played.moves[1..].to_vec() },
+        _ => {}
     }
     let (played_line, best_line) = (settled(&a.before, &played.moves), settled(&a.before, &best.moves));
     let (played_caps, played_positions) = captures(&a.before, &played_line);
@@ -335,6 +339,10 @@ mod tests {
         assert_eq!(explain(&a), Explanation::AllowsMate { moves: 2, line: moves("c5d3 e1e0") });
         let a = analysis(HORSE, "a1a2", 0, "a1a3", MATE - 3);
         assert!(matches!(explain(&a), Explanation::MissesMate { moves: 2, .. }));
+        // Both: the shorter mate is the reason.
+        let a = analysis(HORSE, "a1a2 c5d3 e1e0", -(MATE - 4), "a1a3", MATE - 5);
+        assert!(matches!(explain(&a), Explanation::AllowsMate { moves: 2, .. }));
+        let a = analysis(HORSE, "a1a2 c5d3 e1e0", -(MATE - 4), "a1a3", MATE - 3);
         assert!(explain(&a).sentence(&a, Lang::En).starts_with("misses mate in 2: R9+2"));
     }
 }

@@ -8,17 +8,18 @@
 //! For the position before each move the engine searches (to the depth, or
 //! for the time, asked) and gives its best move, score and line. When the
 //! played move is another one, the same position is searched again with
-//! only the played move allowed at the depth the first search reached, so
-//! both scores come from the same root and depth. The loss is the best
+//! only the played move allowed, to the depth the first search reached
+//! (and within the same time), so both scores come from the same root and
+//! depth. The loss is the best
 //! score minus the played move's score, from the mover's point of view,
 //! with both scores first capped at ±[`SCORE_CAP`] (a mate counts as the
 //! cap): a side that stays completely winning loses little. The
 //! evaluation after a move is the played move's score.
 //!
 //! Thresholds (centipawns of an uncrossed pawn, the engine's unit; a horse
-//! is about 450, a rook about 1000): loss >= [`INACCURACY`] inaccuracy,
-//! >= [`MISTAKE`] mistake, >= [`BLUNDER`] blunder. A move that is the only
-//! legal one is never marked.
+//! is about 450, a rook about 1000): a loss of at least [`INACCURACY`] is
+//! an inaccuracy, [`MISTAKE`] a mistake, [`BLUNDER`] a blunder. A move
+//! that is the only legal one is never marked.
 
 pub mod explain;
 pub mod output;
@@ -26,7 +27,6 @@ pub mod output;
 use crate::engine::Engine;
 use crate::position::Position;
 use crate::record::GameRecord;
-use crate::search::params::MATE_BOUND;
 use crate::search::{Iteration, Limits, Listener};
 use crate::types::{Color, Move};
 pub use explain::Explanation;
@@ -229,7 +229,9 @@ pub fn analyze(record: &GameRecord, limit: SearchLimit, progress: &mut dyn FnMut
         let played_line = if best.first() == played {
             best.clone()
         } else {
-            let only = Limits { depth: Some(depth), searchmoves: vec![played], ..Limits::default() };
+            // The depth the first search reached; with a time limit, the
+            // same time as a bound (a mate found fast can reach any depth).
+            let only = Limits { depth: Some(depth), searchmoves: vec![played], ..base.clone() };
             match search(&mut engine, &start_fen, history, &only) {
                 Some((line, _)) if line.first() == played => line,
                 _ => Line { score: best.score, moves: vec![played] },
@@ -255,9 +257,4 @@ pub fn analyze(record: &GameRecord, limit: SearchLimit, progress: &mut dyn FnMut
         progress(i + 1, total);
     }
     GameAnalysis { record: record.clone(), limit, moves: out }
-}
-
-/// Whether a score is a forced mate (for either side).
-pub fn is_mate(score: i32) -> bool {
-    score.abs() >= MATE_BOUND
 }

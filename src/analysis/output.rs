@@ -1,6 +1,6 @@
 //! The annotated game as PGN or JSON. Evaluations are from Red's point of
 //! view, in pawns (`+0.35`) or as mates (`#3`: Red mates in 3, `#-3`:
-//! Black does).
+//! Black does; `#+0` / `#-0`: decided now by a repetition rule).
 
 use super::{GameAnalysis, MoveAnalysis, SearchLimit, Severity, SideSummary};
 use crate::notation::{Notation, format_line, format_move};
@@ -29,6 +29,9 @@ pub struct Style {
 pub fn format_eval(score: i32) -> String {
     match display_score(score) {
         DisplayScore::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        // Decided on the spot (a repetition the rules forbid): `#+0` won,
+        // `#-0` lost.
+        DisplayScore::Mate(0) => if score > 0 { "#+0" } else { "#-0" }.to_string(),
         DisplayScore::Mate(n) => format!("#{n}"),
     }
 }
@@ -234,6 +237,9 @@ pub fn json_string(text: &str) -> String {
 fn json_eval(score_red: i32) -> String {
     match display_score(score_red) {
         DisplayScore::Centipawns(cp) => format!("{{\"cp\": {cp}}}"),
+        DisplayScore::Mate(0) => {
+            format!("{{\"mate\": 0, \"winner\": \"{}\"}}", if score_red > 0 { "red" } else { "black" })
+        }
         DisplayScore::Mate(n) => format!("{{\"mate\": {n}}}"),
     }
 }
