@@ -177,12 +177,8 @@ pub fn explain(a: &MoveAnalysis) -> Explanation {
     Explanation::Positional { best: best.score, played: played.score }
 }
 
-fn english_name(kind: PieceKind) -> &'static str {
-    kind.name()
-}
-
 fn with_article(kind: PieceKind) -> String {
-    let name = english_name(kind);
+    let name = kind.name();
     if matches!(kind, PieceKind::Advisor | PieceKind::Elephant) { format!("an {name}") } else { format!("a {name}") }
 }
 
@@ -228,7 +224,7 @@ impl Explanation {
                 format!("漏杀：本可{moves}步成杀（{}）", text(&a.before, line))
             }
             (Explanation::LosesPiece { piece, taker, how, line }, Lang::En) => {
-                let (piece, taker, line) = (english_name(*piece), english_name(*taker), text(&after, line));
+                let (piece, taker, line) = (piece.name(), taker.name(), text(&after, line));
                 match how {
                     LossKind::AtOnce => format!("leaves the {piece} to be taken by the {taker}: {line}"),
                     LossKind::Fork => format!("loses the {piece} to a {taker} fork after {line}"),
