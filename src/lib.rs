@@ -6,13 +6,16 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod attacks;
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod record;
 pub mod rules;
 pub mod search;
 pub mod types;
