@@ -2,7 +2,9 @@
 //! transposition table and a search running in the background. It never
 //! prints; the protocol layer formats what the search reports.
 
+use crate::book::{self, Book, Entry, Rng};
 use crate::position::{FenError, Position};
+use crate::rules;
 use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Signals, TranspositionTable};
 use crate::types::Move;
 use std::sync::Arc;
@@ -29,6 +31,50 @@ pub struct Engine {
     position: Position,
     banmoves: Vec<Move>,
     running: Option<Running>,
+    book: BookState,
+}
+
+/// The opening book settings (options `OwnBook`/`usebook`, `BookFile`/
+/// `bookfiles`, `Best Book Move`) and the generator for its choices.
+struct BookState {
+    enabled: bool,
+    best_only: bool,
+    /// Loaded book files, searched in order; empty = the built-in book.
+    files: Vec<Arc<Book>>,
+    rng: Rng,
+}
+
+/// The book move chosen for the current position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookChoice {
+    pub mv: Move,
+    /// The heaviest legal book reply to it, if any.
+    pub ponder: Option<Move>,
+    pub entry: Entry,
+    /// Sum of the weights of the playable book moves here.
+    pub total_weight: u64,
+    /// Found through the mirror image of the position.
+    pub mirrored: bool,
+}
+
+/// The answer of a book probe: the move, if one may be played, and notes
+/// about book entries that had to be ignored (illegal here).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BookProbe {
+    pub choice: Option<BookChoice>,
+    pub notes: Vec<String>,
+}
+
+/// Whether a `go` with these limits may be answered from the book: only a
+/// game move on a clock or a fixed move time. Analysis (`infinite`, a bare
+/// `go`, `depth`, `nodes`, `mate`) and pondering always search.
+pub fn book_allowed(limits: &Limits) -> bool {
+    !limits.infinite
+        && !limits.ponder
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.mate.is_none()
+        && (limits.clock.is_some() || limits.movetime_ms.is_some())
 }
 
 impl Default for Engine {
@@ -61,6 +107,7 @@ impl Engine {
             position,
             banmoves: Vec::new(),
             running: None,
+            book: BookState { enabled: false, best_only: false, files: Vec::new(), rng: Rng::from_time() },
         }
     }
 
@@ -229,7 +276,116 @@ impl Engine {
     pub fn set_move_overhead_ms(&mut self, ms: i64) {
         self.config.move_overhead_ms = ms.clamp(0, 60_000);
     }
+
+    // ------------------------------------------------------------ opening book
+
+    pub fn set_own_book(&mut self, on: bool) {
+        self.book.enabled = on;
+    }
+
+    pub fn own_book(&self) -> bool {
+        self.book.enabled
+    }
+
+    /// Always the heaviest book move instead of a weighted random choice.
+    pub fn set_best_book_move(&mut self, on: bool) {
+        self.book.best_only = on;
+    }
+
+    pub fn set_book_seed(&mut self, seed: u64) {
+        self.book.rng = Rng::new(seed);
+    }
+
+    /// Loads the book files named in `spec` (separated by `;`), searched in
+    /// that order; an empty spec selects the built-in book (`Ok(None)`). On
+    /// any error the built-in book is used and the error returned. Ok: a
+    /// summary of the files loaded.
+    pub fn set_book_files(&mut self, spec: &str) -> Result<Option<String>, String> {
+        self.book.files.clear();
+        let names: Vec<&str> = spec.split(';').map(str::trim).filter(|n| !n.is_empty()).collect();
+        if names.iter().all(|n| BUILT_IN_NAMES.iter().any(|b| b.eq_ignore_ascii_case(n))) {
+            return Ok(None);
+        }
+        let mut loaded = Vec::new();
+        for name in &names {
+            let book = book::load_file(name).map_err(|e| format!("{e}; using the built-in book"))?;
+            loaded.push(Arc::new(book));
+        }
+        let positions: usize = loaded.iter().map(|b| b.positions()).sum();
+        self.book.files = loaded;
+        Ok(Some(format!("{} book file(s), {positions} positions", names.len())))
+    }
+
+    /// A book move for the current position, or `None` with the reasons
+    /// for ignoring book entries. Illegal entries, `banmoves`, moves that
+    /// complete a forbidden repetition and moves outside `searchmoves` are
+    /// never chosen.
+    pub fn book_move(&mut self, searchmoves: &[Move]) -> BookProbe {
+        let mut probe = BookProbe::default();
+        let books: Vec<&Book> = if self.book.files.is_empty() {
+            match Book::built_in() {
+                Ok(b) => vec![b],
+                Err(e) => {
+                    probe.notes.push(format!("the built-in book is unusable: {e}"));
+                    return probe;
+                }
+            }
+        } else {
+            self.book.files.iter().map(|b| &**b).collect()
+        };
+        let pos = self.position;
+        let Some(found) = books.iter().map(|b| b.lookup(&pos)).find(|l| !l.entries.is_empty()) else {
+            return probe;
+        };
+        let mut candidates = Vec::new();
+        for e in &found.entries {
+            match pos.check_move(e.mv) {
+                Ok(()) => candidates.push(e.clone()),
+                Err(why) => probe.notes.push(format!("book entry {} is illegal here ({why}); ignored", e.mv)),
+            }
+        }
+        candidates.retain(|e| !self.banmoves.contains(&e.mv));
+        candidates.retain(|e| searchmoves.is_empty() || searchmoves.contains(&e.mv));
+        if !candidates.is_empty() {
+            let forbidden = rules::forbidden_moves(&self.game.base, &self.game.moves);
+            candidates.retain(|e| !forbidden.contains(&e.mv));
+        }
+        let Some(chosen) = book::choose(&candidates, self.book.best_only, &mut self.book.rng).cloned() else {
+            return probe;
+        };
+        let mut child = pos;
+        child.make_move(chosen.mv);
+        let ponder = books
+            .iter()
+            .map(|b| b.lookup(&child))
+            .find(|l| !l.entries.is_empty())
+            .and_then(|l| l.entries.into_iter().find(|e| e.weight > 0 && child.check_move(e.mv).is_ok()))
+            .map(|e| e.mv);
+        let total_weight = candidates.iter().map(|e| u64::from(e.weight)).sum();
+        probe.choice =
+            Some(BookChoice { mv: chosen.mv, ponder, entry: chosen, total_weight, mirrored: found.mirrored });
+        probe
+    }
+
+    /// Answers a `go` at once with `best` (a book move): the listener gets
+    /// its `best_move` from a short-lived thread, so `stop` and `quit`
+    /// behave as after a search that ended by itself.
+    pub fn answer_now(&mut self, best: Move, ponder: Option<Move>, listener: Arc<dyn Listener + Send + Sync>) {
+        self.stop();
+        let handle = std::thread::Builder::new()
+            .name("book-answer".to_string())
+            .spawn(move || {
+                listener.best_move(Some(best), ponder, 0);
+                Outcome { best: Some(best), ponder, score: 0, depth: 0, nodes: 0 }
+            })
+            .expect("spawning the answer thread");
+        self.running = Some(Running { handle, signals: Arc::new(Signals::default()), start: Instant::now() });
+    }
 }
+
+/// `BookFile` values that mean the built-in book (GUIs send `<empty>` for
+/// an empty string).
+const BUILT_IN_NAMES: &[&str] = &["<empty>", "<built-in>", "built-in", "builtin", "default", "<default>"];
 
 /// A legal move the limits allow, for when the search could not answer.
 fn fallback_move(pos: &Position, limits: &Limits) -> Option<Move> {

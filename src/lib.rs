@@ -2,13 +2,15 @@
 //!
 //! Layers, each depending only on those above it in this list:
 //! `types` -> `attacks` -> `zobrist` -> `position` -> `perft` -> ... ->
-//! `protocol`. The binary (`main.rs`) is a thin command-line wrapper.
+//! `protocol` (`book` sits between `rules` and `engine`). The binary
+//! (`main.rs`) is a thin command-line wrapper.
 
 #![forbid(unsafe_code)]
 
 pub mod analysis;
 pub mod attacks;
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod notation;

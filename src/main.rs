@@ -59,6 +59,11 @@ enum Command {
     /// mistakes and blunders with the better move, its line and a reason.
     /// Bad arguments or an unreadable game: a message on stderr, exit code 2.
     Analyze(AnalyzeArgs),
+    /// Opening book tools: build a book from games, show a position's moves.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
 }
 
 #[derive(clap::Args)]
@@ -108,6 +113,44 @@ enum NotationArg {
     Chinese,
 }
 
+#[derive(Subcommand)]
+enum BookAction {
+    /// Build a book from game records: plain move lists (one game per
+    /// line, optional `fen F moves` prefix and trailing result) or PGN with
+    /// ICCS moves. Errors: a message on stderr, exit code 2.
+    Build {
+        /// Game files.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+        /// The book file to write.
+        #[arg(long, short)]
+        output: String,
+        /// Plies of each game that go into the book.
+        #[arg(long, default_value_t = chariot::book::build::DEFAULT_MAX_PLY)]
+        max_ply: usize,
+        /// A move needs this many games to stay in the book.
+        #[arg(long, default_value_t = chariot::book::build::DEFAULT_MIN_GAMES)]
+        min_games: u32,
+        /// MOVES=FACTOR: multiply the weight of these moves (a line from the
+        /// start position, moves separated by commas) by FACTOR; 0 removes
+        /// them from play. Repeatable: `--prefer h2e2=3 --prefer b2e2=3`.
+        #[arg(long)]
+        prefer: Vec<String>,
+    },
+    /// List the book moves of a position with their weights.
+    Show {
+        /// Base position (default: the standard start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves played from the base position.
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// Book file (default: the built-in book).
+        #[arg(long)]
+        book: Option<String>,
+    },
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
@@ -140,6 +183,15 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("chariot judge: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Some(Command::Book { action }) => {
+            return match run_book(action) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("chariot book: {e}");
                     ExitCode::from(2)
                 }
             };
@@ -307,5 +359,80 @@ fn put(out: &mut impl Write, line: &str) -> Result<(), String> {
     match writeln!(out, "{line}") {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.to_string()),
         _ => Ok(()),
+    }
+}
+
+fn run_book(action: BookAction) -> Result<(), String> {
+    use chariot::book::{self, Book, build};
+    let mut out = io::stdout().lock();
+    match action {
+        BookAction::Build { inputs, output, max_ply, min_games, prefer } => {
+            let preferences = prefer.iter().map(|p| build::parse_preference(p)).collect::<Result<Vec<_>, _>>()?;
+            let mut games = Vec::new();
+            for input in &inputs {
+                let text = std::fs::read_to_string(input).map_err(|e| format!("cannot read '{input}': {e}"))?;
+                games.extend(book::reader::read_games(&text).map_err(|e| format!("{input}: {e}"))?);
+            }
+            let options = build::BuildOptions { max_ply, min_games, preferences };
+            let report = build::build(&games, &options);
+            for p in &report.unused_preferences {
+                eprintln!("chariot book: warning: preference '{p}' names no move of the book");
+            }
+            let mut command =
+                format!("chariot book build {} --max-ply {max_ply} --min-games {min_games}", inputs.join(" "));
+            for p in &prefer {
+                command.push_str(&format!(" --prefer '{p}'"));
+            }
+            let b = &report.book;
+            let comment = format!("{command}\n{} games, {} positions, {} moves", games.len(), b.positions(), b.len());
+            std::fs::write(&output, b.to_text(&comment)).map_err(|e| format!("cannot write '{output}': {e}"))?;
+            put(
+                &mut out,
+                &format!("{} games -> {} positions, {} moves in {output}", games.len(), b.positions(), b.len()),
+            )
+        }
+        BookAction::Show { fen, moves, book: file } => {
+            let mut pos = match fen {
+                Some(f) => Position::from_fen(&f).map_err(|e| format!("bad FEN: {e}"))?,
+                None => Position::startpos(),
+            };
+            pos.play_text_moves(moves.iter().map(String::as_str))?;
+            let loaded;
+            let book: &Book = match file {
+                Some(name) => {
+                    loaded = book::load_file(&name)?;
+                    &loaded
+                }
+                None => Book::built_in().map_err(|e| format!("the built-in book is unusable: {e}"))?,
+            };
+            let found = book.lookup(&pos);
+            put(&mut out, &format!("position {}", pos.to_fen()))?;
+            let mirror = if found.mirrored { " (found as the mirror image of a book position)" } else { "" };
+            put(&mut out, &format!("key {:016X}{mirror}", pos.key()))?;
+            if found.entries.is_empty() {
+                return put(&mut out, "no book moves");
+            }
+            let total: u64 = found.entries.iter().map(|e| u64::from(e.weight)).sum();
+            put(&mut out, "move  weight  share  games  wins draws losses  pref")?;
+            for e in &found.entries {
+                let share = if total > 0 { 100.0 * f64::from(e.weight) / total as f64 } else { 0.0 };
+                let legal = if pos.check_move(e.mv).is_ok() { "" } else { "  (illegal here: ignored)" };
+                put(
+                    &mut out,
+                    &format!(
+                        "{}  {:>6} {:>5.1}%  {:>5}  {:>4} {:>5} {:>6}  {}{legal}",
+                        e.mv,
+                        e.weight,
+                        share,
+                        e.games(),
+                        e.wins,
+                        e.draws,
+                        e.losses,
+                        e.preference
+                    ),
+                )?;
+            }
+            Ok(())
+        }
     }
 }

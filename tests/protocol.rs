@@ -510,7 +510,7 @@ fn every_option_takes_its_values_silently_in_both_forms() {
         "setoption debug false",
         "setoption newgame",
         "setoption usebook false",
-        "setoption bookfiles /nonexistent/book.obk",
+        "setoption bookfiles <empty>",
         "setoption randomness small",
         "setoption style risky",
         "setoption drawoffers true",

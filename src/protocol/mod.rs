@@ -15,10 +15,11 @@ mod report;
 pub use parse::{Command, GoArgs, MAX_PERFT_DEPTH, parse_command};
 
 use crate::bench;
-use crate::engine::Engine;
+use crate::engine::{Engine, book_allowed};
 use crate::eval;
 use crate::perft;
 use crate::position::Position;
+use crate::search::{Iteration, Limits, Listener};
 use crate::types::Move;
 use options::OPTIONS;
 use parse::clip;
@@ -321,7 +322,49 @@ fn go(s: &mut Session, args: GoArgs) {
     let listener =
         Arc::new(ProtocolListener::new(Arc::clone(&s.out), s.dialect, s.show_wdl, policy, pos, args.draw_offered));
     s.listener = Some(Arc::clone(&listener));
+    // A draw offer needs the search's judgement of the position.
+    if s.engine.own_book() && book_allowed(&limits) && !args.draw_offered && answer_from_book(s, &limits, &listener) {
+        return;
+    }
     s.engine.go(limits, listener);
+}
+
+/// Plays a book move if there is one: an `info string` naming it, a
+/// depth-0 `info` line with the move as PV (GUIs that show or adjudicate
+/// by score get one), then `bestmove`. Returns whether it answered.
+fn answer_from_book(s: &mut Session, limits: &Limits, listener: &Arc<ProtocolListener>) -> bool {
+    let probe = s.engine.book_move(&limits.searchmoves);
+    for note in &probe.notes {
+        s.out.info(note);
+    }
+    let Some(choice) = probe.choice else { return false };
+    let e = &choice.entry;
+    s.out.info(&format!(
+        "book move {} weight {} of {} games {} (+{} ={} -{}){}",
+        choice.mv,
+        e.weight,
+        choice.total_weight,
+        e.games(),
+        e.wins,
+        e.draws,
+        e.losses,
+        if choice.mirrored { " mirrored" } else { "" }
+    ));
+    listener.iteration(&Iteration {
+        depth: 0,
+        seldepth: 0,
+        multipv: 1,
+        score: 0,
+        bound: None,
+        nodes: 0,
+        nps: 0,
+        hashfull: 0,
+        time_ms: 0,
+        pv: vec![choice.mv],
+    });
+    let listener: Arc<dyn Listener + Send + Sync> = Arc::clone(listener) as _;
+    s.engine.answer_now(choice.mv, choice.ponder, listener);
+    true
 }
 
 fn probe(s: &mut Session, fen: Option<&str>, moves: &[String]) {

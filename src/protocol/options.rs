@@ -131,6 +131,19 @@ fn draw_offers(s: &mut Session, v: &str) {
 fn resign(s: &mut Session, v: &str) {
     s.resign = v == "true";
 }
+fn own_book(s: &mut Session, v: &str) {
+    s.engine.set_own_book(v == "true");
+}
+fn book_file(s: &mut Session, v: &str) {
+    match s.engine.set_book_files(v) {
+        Ok(Some(summary)) => s.out.info(&format!("book: {summary}")),
+        Ok(None) => {}
+        Err(e) => s.out.info(&format!("book: {e}")),
+    }
+}
+fn best_book_move(s: &mut Session, v: &str) {
+    s.engine.set_best_book_move(v == "true");
+}
 /// Accepted so GUIs can set it; it does not change play (see README).
 fn accepted(_: &mut Session, _: &str) {}
 
@@ -166,8 +179,24 @@ pub static OPTIONS: &[EngineOption] = &[
     EngineOption { uci_name: None, ucci_name: Some("batch"), kind: OptionKind::Check(false), apply: accepted },
     EngineOption { uci_name: None, ucci_name: Some("debug"), kind: OptionKind::Check(false), apply: debug },
     EngineOption { uci_name: None, ucci_name: Some("newgame"), kind: OptionKind::Button, apply: new_game },
-    EngineOption { uci_name: None, ucci_name: Some("usebook"), kind: OptionKind::Check(false), apply: accepted },
-    EngineOption { uci_name: None, ucci_name: Some("bookfiles"), kind: OptionKind::Text(""), apply: accepted },
+    EngineOption {
+        uci_name: Some("OwnBook"),
+        ucci_name: Some("usebook"),
+        kind: OptionKind::Check(false),
+        apply: own_book,
+    },
+    EngineOption {
+        uci_name: Some("BookFile"),
+        ucci_name: Some("bookfiles"),
+        kind: OptionKind::Text(""),
+        apply: book_file,
+    },
+    EngineOption {
+        uci_name: Some("Best Book Move"),
+        ucci_name: Some("bestbookmove"),
+        kind: OptionKind::Check(false),
+        apply: best_book_move,
+    },
     EngineOption {
         uci_name: None,
         ucci_name: Some("randomness"),
