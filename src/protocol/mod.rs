@@ -81,9 +81,8 @@ pub(crate) struct Session {
     pub ponder: bool,
     /// UCCI `debug`: extra `info string` lines about what was understood.
     pub debug: bool,
-    /// UCCI draw/resign behaviour.
-    pub draw_offers: bool,
-    pub resign: bool,
+    /// Draw and resign behaviour (the words in UCCI, hints in UCI).
+    pub policy: DrawPolicy,
     /// The listener of the last `go`, for `ponderhit draw`.
     listener: Option<Arc<ProtocolListener>>,
 }
@@ -105,8 +104,7 @@ pub fn run(mut input: impl BufRead, out: Arc<Output>) {
         show_wdl: false,
         ponder: false,
         debug: false,
-        draw_offers: true,
-        resign: true,
+        policy: DrawPolicy::default(),
         listener: None,
     };
     let mut raw = Vec::new();
@@ -317,9 +315,15 @@ fn go(s: &mut Session, args: GoArgs) {
         s.out.info(&format!("go {limits:?}"));
     }
 
-    let policy = DrawPolicy { draws: s.draw_offers, resign: s.resign };
-    let listener =
-        Arc::new(ProtocolListener::new(Arc::clone(&s.out), s.dialect, s.show_wdl, policy, pos, args.draw_offered));
+    let listener = Arc::new(ProtocolListener::new(
+        Arc::clone(&s.out),
+        s.dialect,
+        s.show_wdl,
+        s.policy,
+        s.engine.game_scores(),
+        pos,
+        args.draw_offered,
+    ));
     s.listener = Some(Arc::clone(&listener));
     s.engine.go(limits, listener);
 }
