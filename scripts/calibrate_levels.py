@@ -8,12 +8,15 @@ pairing to a TSV file, and prints the calibration table in Markdown.
 Pairings:
   ladder    each rank against the rank below it (the gaps the ratings claim)
   anchors   some ranks against fixed references: full-strength Chariot at a
-            fixed depth, Fairy-Stockfish with its Skill Level, MaxQi, Sjaak II
+            fixed node count, Fairy-Stockfish with its Skill Level, MaxQi, Sjaak II
   all       both
 
-Games are fixed-depth/node (`--depth`): a level uses its own node budget (a
-`go depth 60` does not bind it), a reference searches to the given depth, so
-the results do not depend on the machine's load. Everything runs under
+Games have fixed limits, not clocks, so the results do not depend on the
+machine's load: level against level with `go depth 60`, which does not bind
+(each level stops at its own node budget); a level against a reference with
+the reference's limit, which the referee sends to both engines, chosen so
+that it does not bind the level either (`go nodes N` with N at least the
+level's budget, or a depth the level does not reach). Everything runs under
 `nice -n 19`, one game at a time.
 
     python3 scripts/calibrate_levels.py run --pairs ladder --games 40 --out calib.tsv
@@ -40,16 +43,17 @@ CHINESE = {p: c for p, c, _ in RANKS}
 # A level's own node budget binds long before this depth.
 LEVEL_DEPTH = 60
 
-# Anchor pairings: (level, reference name, depth of the game).
+# Anchor pairings: (level, reference, limit mode, limit). Full-strength
+# Chariot at a node count, Fairy-Stockfish with a Skill Level at a node count,
+# MaxQi and Sjaak II (xboard: no node limit) at a depth the levels tested
+# against them do not reach (about 3 for 县丞, 4 for 常侍).
 ANCHORS = [
-    ("xiancheng", "chariot-d1", 1), ("changshi", "chariot-d1", 1),
-    ("changshi", "chariot-d3", 3), ("jiangjun", "chariot-d3", 3),
-    ("jiangjun", "chariot-d5", 5), ("taiwei", "chariot-d5", 5),
-    ("dajiangjun", "chariot-d7", 7), ("wang", "chariot-d7", 7),
-    ("xiancheng", "maxqi-d2", 2), ("changshi", "maxqi-d2", 2),
-    ("changshi", "sjaak-d3", 3), ("taishou", "sjaak-d3", 3),
-    ("xiancheng", "fsf-skill0", LEVEL_DEPTH), ("changshi", "fsf-skill0", LEVEL_DEPTH),
-    ("jiangjun", "fsf-skill5", LEVEL_DEPTH), ("taiwei", "fsf-skill5", LEVEL_DEPTH),
+    ("caomin", "chariot", "nodes", 2000), ("xiancheng", "chariot", "nodes", 2000),
+    ("taiwei", "chariot", "nodes", 50000), ("wang", "chariot", "nodes", 50000),
+    ("xiancheng", "fsf-skill0", "nodes", 50000), ("changshi", "fsf-skill0", "nodes", 50000),
+    ("jiangjun", "fsf-skill0", "nodes", 50000), ("wang", "fsf-skill0", "nodes", 50000),
+    ("xiancheng", "maxqi", "depth", 5), ("changshi", "maxqi", "depth", 5),
+    ("xiancheng", "sjaak", "depth", 5), ("changshi", "sjaak", "depth", 5),
 ]
 
 
@@ -58,7 +62,7 @@ def level_engine(chariot, level):
 
 
 def reference_engine(chariot, ref):
-    if ref.startswith("chariot-"):
+    if ref == "chariot":
         return ["name=%s" % ref, "cmd=%s" % chariot, "proto=uci"]
     if ref.startswith("maxqi"):
         return ["name=%s" % ref, "cmd=/usr/games/maxqi", "proto=xboard"]
@@ -71,11 +75,11 @@ def reference_engine(chariot, ref):
     raise SystemExit("unknown reference %s" % ref)
 
 
-def play(args, first, second, depth):
+def play(args, first, second, mode, limit):
     """Plays one pairing; returns (wins, draws, losses) of the first engine."""
     cmd = ["nice", "-n", "19", sys.executable, args.referee,
            "--engine", *first, "--engine", *second,
-           "--depth", str(depth), "--games", str(args.games), "--openings", args.openings,
+           "--" + mode, str(limit), "--games", str(args.games), "--openings", args.openings,
            "--concurrency", "1"]
     if args.pgn:
         cmd += ["--pgn", args.pgn]
@@ -104,17 +108,17 @@ def run(args):
     pairs = []
     if args.pairs in ("ladder", "all"):
         for lower, upper in zip(RANKS, RANKS[1:]):
-            pairs.append((upper[0], lower[0], LEVEL_DEPTH))
+            pairs.append((upper[0], lower[0], "depth", LEVEL_DEPTH))
     if args.pairs in ("anchors", "all"):
         pairs += ANCHORS
     if args.only:
         wanted = set(args.only.split(","))
         pairs = [p for p in pairs if p[0] in wanted or p[1] in wanted]
-    for level, other, depth in pairs:
+    for level, other, mode, limit in pairs:
         first = level_engine(args.chariot, level)
         second = level_engine(args.chariot, other) if other in NOMINAL else reference_engine(args.chariot, other)
-        w, d, l = play(args, first, second, depth)
-        row = "\t".join(map(str, (level, other, depth, w + d + l, w, d, l)))
+        w, d, l = play(args, first, second, mode, limit)
+        row = "\t".join(map(str, (level, other, mode, limit, w + d + l, w, d, l)))
         with open(args.out, "a") as f:
             f.write(row + "\n")
         print(row, flush=True)
@@ -125,23 +129,22 @@ def table(args):
     with open(args.tsv) as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
-                level, other, depth, n, w, d, l = line.split("\t")
-                rows.append((level, other, int(depth), int(n), int(w), int(d), int(l)))
+                level, other, mode, limit, n, w, d, l = line.split("\t")
+                rows.append((level, other, mode, int(limit), int(n), int(w), int(d), int(l)))
     # Rows of the same pairing add up.
     merged = {}
-    for level, other, depth, n, w, d, l in rows:
-        key = (level, other, depth)
+    for level, other, mode, limit, n, w, d, l in rows:
+        key = (level, other, mode, limit)
         a = merged.get(key, (0, 0, 0, 0))
         merged[key] = (a[0] + n, a[1] + w, a[2] + d, a[3] + l)
     print("| level | opponent | games | W-D-L | score | measured Elo difference (95%) | nominal gap |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     chain = {}
-    for (level, other, depth), (n, w, d, l) in merged.items():
+    for (level, other, mode, limit), (n, w, d, l) in merged.items():
         e, lo, hi = elo_diff(w, d, l)
         score = 100 * (w + d / 2) / n
         nominal = "%+d" % (NOMINAL[level] - NOMINAL[other]) if other in NOMINAL else "-"
-        opp = "%s %s" % (CHINESE[other], other) if other in NOMINAL else "%s (depth %d)" % (other, depth) \
-            if other.startswith(("chariot", "maxqi", "sjaak")) else other
+        opp = "%s %s" % (CHINESE[other], other) if other in NOMINAL else "%s, %s %d" % (other, mode, limit)
         print("| %s %s | %s | %d | %d-%d-%d | %.0f%% | %+.0f [%+.0f, %+.0f] | %s |" % (
             CHINESE[level], level, opp, n, w, d, l, score, e, lo, hi, nominal))
         if other in NOMINAL:

@@ -315,15 +315,22 @@ fn a_level_waits_for_ponderhit_and_stop() {
 
 // ---------------------------------------------------------- friendly mode
 
-/// A line of `plies` moves from the start in which Red plays `red(position)`
-/// and Black plays the engine's best reply at depth 4.
-fn line(plies: usize, red: impl Fn(&Position) -> Move) -> Vec<String> {
+/// A line of `plies` moves from the start in which Red is the binary at
+/// `level` and Black the library's depth-4 search.
+fn line(plies: usize, level: &str) -> Vec<String> {
     let tt = TranspositionTable::new(16);
+    let mut red = Session::start("uci");
+    red.set("Level", level);
+    red.set("RandomSeed", "3");
     let mut p = Position::startpos();
-    let mut moves = Vec::new();
+    let mut moves: Vec<String> = Vec::new();
     for i in 0..plies {
+        if !p.has_legal_move() {
+            break;
+        }
         let m = if i % 2 == 0 {
-            red(&p)
+            red.send(&format!("position startpos moves {}", moves.join(" ")));
+            answer_move(&red.go("depth 60"))
         } else {
             chariot::search::search(
                 &chariot::search::GameHistory::new(p),
@@ -358,31 +365,12 @@ fn friendly_estimate(moves: &[String]) -> (i32, usize) {
 }
 
 #[test]
-fn friendly_mode_rates_a_careless_opponent_below_a_careful_one() {
-    let tt = TranspositionTable::new(16);
-    let careful = line(24, |p| {
-        chariot::search::search(
-            &chariot::search::GameHistory::new(*p),
-            &chariot::search::Limits { depth: Some(5), ..Default::default() },
-            &chariot::search::Config::default(),
-            &tt,
-            &chariot::search::Signals::default(),
-            &chariot::search::Silent,
-        )
-        .best
-        .unwrap()
-    });
-    // Careless: the move that leaves the most en prise, short of a horse
-    // (hanging everything would decide the game in a few moves).
-    let careless = line(24, |p| {
-        let moves = p.legal_moves().into_iter().map(|m| (strength::exposure(p, m), m));
-        moves.filter(|&(e, _)| e < 300).max_by_key(|&(e, _)| e).unwrap().1
-    });
-    let (good, n_good) = friendly_estimate(&careful);
-    let (bad, n_bad) = friendly_estimate(&careless);
-    assert!(n_good >= 8 && n_bad >= 4, "{n_good} {n_bad}");
-    eprintln!("careful {good} ({n_good}), careless {bad} ({n_bad})");
-    assert!(good > bad + 300, "careful {good}, careless {bad}");
+fn friendly_mode_rates_a_weak_opponent_below_a_strong_one() {
+    // An odd number of plies: the friendly engine plays Black and judges Red.
+    let (strong, n_strong) = friendly_estimate(&line(19, "wang"));
+    let (weak, n_weak) = friendly_estimate(&line(19, "caomin"));
+    assert!(n_strong >= 8 && n_weak >= 8, "{n_strong} {n_weak}");
+    assert!(strong > weak + 300, "王 rated {strong}, 草民 rated {weak}");
 }
 
 // --------------------------------------------------------- draw and resign
@@ -465,4 +453,23 @@ fn uci_gets_hints_instead_of_draw_and_resign_words() {
     s.set("ResignMode", "never");
     s.send(&format!("position fen {BLACK_LOST}"));
     assert!(info_strings(&s.go("depth 4")).is_empty());
+}
+
+#[test]
+fn the_engine_api_plays_a_level_reproducibly_for_a_seed() {
+    let play = |level: &str, seed: u64, fen: &str| {
+        let mut e = chariot::engine::Engine::new();
+        assert!(e.strength_mut().set_level(level));
+        e.strength_mut().seed = seed;
+        e.set_position(Some(fen), &[]).unwrap();
+        e.play_blocking(&chariot::search::Limits::default(), &chariot::search::Silent).best.unwrap()
+    };
+    let mut varied = 0;
+    for fen in &MIDDLEGAMES[..6] {
+        let first = play("caomin", 1, fen);
+        assert_eq!(first, play("caomin", 1, fen), "{fen}");
+        varied += (2..6).any(|seed| play("caomin", seed, fen) != first) as usize;
+    }
+    // The lowest rank does vary its play between seeds.
+    assert!(varied >= 3, "{varied}");
 }

@@ -152,12 +152,16 @@ impl Estimate {
     }
 }
 
+const LOSS_ELO_A: f64 = 3300.0;
+const LOSS_ELO_B: f64 = 1000.0;
+
 /// The rating that matches an average loss per move (centipawns, by
-/// Chariot's depth-6 judgement): `elo = 3000 - 450 * ln(1 + loss / 10)`,
-/// clamped to 0..2600. Fitted to the average losses of Chariot's own levels
-/// in calibration games (README, "Friendly mode").
+/// Chariot's depth-6 judgement): `elo = LOSS_ELO_A - LOSS_ELO_B * ln(1 +
+/// loss / 10)`, clamped to 0..2600. A and B are fitted to the average losses
+/// of Chariot's own levels (`scripts/fit_friendly.py`, README "Friendly
+/// mode").
 pub fn elo_from_average_loss(loss: f64) -> i32 {
-    let elo = 3000.0 - 450.0 * (1.0 + loss.max(0.0) / 10.0).ln();
+    let elo = LOSS_ELO_A - LOSS_ELO_B * (1.0 + loss.max(0.0) / 10.0).ln();
     (elo.round() as i32).clamp(MIN_ELO, MAX_ELO)
 }
 
@@ -276,11 +280,13 @@ mod tests {
     fn the_rating_falls_with_the_average_loss() {
         assert_eq!(elo_from_average_loss(0.0), MAX_ELO);
         let mut last = MAX_ELO;
-        for loss in [10.0, 20.0, 40.0, 80.0, 160.0, 400.0] {
+        for loss in [5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 400.0] {
             let e = elo_from_average_loss(loss);
-            assert!(e < last, "{loss}: {e}");
+            assert!(e <= last, "{loss}: {e}");
+            assert!(e < last || e == MAX_ELO || e == MIN_ELO, "{loss}: {e}");
             last = e;
         }
+        assert!(elo_from_average_loss(80.0) < elo_from_average_loss(20.0));
         // No evidence: the prior.
         assert_eq!(estimate_from_losses(&[], 1700).playing_elo, 1700);
         // Much evidence of big losses: far below the prior.

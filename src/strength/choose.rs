@@ -158,8 +158,9 @@ mod tests {
     /// Red rook e3 in front of a black pawn on e5 (not crossed: it attacks
     /// e4 only); the kings are kept apart by the pawn.
     const ROOK_POS: &str = "3ak4/9/9/9/4p4/9/4R4/9/9/4K4 w - - 0 1";
-    /// Red's rook on g8 guards g1; if it leaves the g-file, ...h3g1 mates
-    /// (the horse checks, the rook on a1 covers e1, the advisors box the king).
+    /// Black threatens ...h3g1 and ...h3f2, both mate (the horse checks, the
+    /// rook on a1 covers e1, the advisors box the king in). Red's rook on g8
+    /// stops both from f8 (taking on f2, or blocking the leg on f1).
     const MATE_THREAT: &str = "3k5/6R2/9/9/9/9/7n1/9/r8/3AKA3 w - - 0 1";
 
     #[test]
@@ -230,15 +231,15 @@ mod tests {
     fn a_mate_in_one_for_the_opponent_is_refused_above_the_lowest_rank() {
         let p = pos(MATE_THREAT);
         assert!(allows_mate_in_one(&p, mv("g8a8")));
-        assert!(!allows_mate_in_one(&p, mv("g8g7")));
+        assert!(!allows_mate_in_one(&p, mv("g8f8")));
         let mut by_depth = BTreeMap::new();
-        by_depth.insert(3, vec![line("g8g7", 50), line("g8a8", 0)]);
+        by_depth.insert(3, vec![line("g8f8", 50), line("g8a8", 0)]);
         let mut params = Params::for_elo(1100);
         params.temperature = 1e9;
         params.blind_chance = 0.0;
         let mut rng = Rng::new(9);
         assert!(
-            (0..100).all(|_| choose(&p, &by_depth, &params, Style::Normal, &mut rng).unwrap().line.mv == mv("g8g7"))
+            (0..100).all(|_| choose(&p, &by_depth, &params, Style::Normal, &mut rng).unwrap().line.mv == mv("g8f8"))
         );
     }
 

@@ -236,19 +236,21 @@ struct Anchor {
 }
 
 const ANCHORS: [Anchor; 6] = [
-    Anchor { elo: 0, nodes: 150, temperature: 250.0, blind_chance: 0.5 },
-    Anchor { elo: 1100, nodes: 800, temperature: 100.0, blind_chance: 0.35 },
-    Anchor { elo: 1500, nodes: 2500, temperature: 60.0, blind_chance: 0.22 },
+    Anchor { elo: 0, nodes: 60, temperature: 400.0, blind_chance: 0.6 },
+    Anchor { elo: 1100, nodes: 1900, temperature: 70.0, blind_chance: 0.25 },
+    Anchor { elo: 1500, nodes: 3900, temperature: 50.0, blind_chance: 0.18 },
     Anchor { elo: 1900, nodes: 8000, temperature: 35.0, blind_chance: 0.12 },
-    Anchor { elo: 2200, nodes: 25_000, temperature: 18.0, blind_chance: 0.06 },
-    Anchor { elo: 2600, nodes: 120_000, temperature: 6.0, blind_chance: 0.02 },
+    Anchor { elo: 2200, nodes: 16_000, temperature: 24.0, blind_chance: 0.08 },
+    Anchor { elo: 2600, nodes: 43_000, temperature: 14.0, blind_chance: 0.05 },
 ];
 
 /// Candidates per move for a limited level, and at full strength.
 const LEVEL_MULTIPV: usize = 6;
+const BEGINNER_MULTIPV: usize = 8;
 const FULL_MULTIPV: usize = 4;
 const BLIND_PLIES: i32 = 2;
-/// Below this rating (the 草民 band) the hanging-piece guard is off.
+/// Below this rating (the 草民 band) the hanging-piece guard is off and the
+/// level looks at more candidates.
 const GUARD_MIN_ELO: i32 = 1000;
 
 impl Params {
@@ -261,7 +263,7 @@ impl Params {
         let nodes = ((a.nodes as f64).ln() + ((b.nodes as f64).ln() - (a.nodes as f64).ln()) * t).exp();
         Params {
             nodes: Some(nodes.round() as u64),
-            multipv: LEVEL_MULTIPV,
+            multipv: if elo < GUARD_MIN_ELO { BEGINNER_MULTIPV } else { LEVEL_MULTIPV },
             temperature: lerp(a.temperature, b.temperature),
             blind_chance: lerp(a.blind_chance, b.blind_chance),
             blind_plies: BLIND_PLIES,
