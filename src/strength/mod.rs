@@ -315,15 +315,21 @@ fn seed_for(settings: &Settings, root: &Position) -> u64 {
     nanos as u64 ^ root.key()
 }
 
-/// Collects the completed iterations of the inner search, by depth.
-#[derive(Default)]
-struct Collector {
+/// Collects the completed iterations of the inner search, by depth. At full
+/// strength (randomness or style only) it also passes the search's output
+/// on, so analysis still shows its lines; a limited level shows only the
+/// move it plays.
+struct Collector<'a> {
     lines: Mutex<BTreeMap<i32, Vec<Line>>>,
     last: Mutex<Option<Iteration>>,
+    forward: Option<&'a dyn Listener>,
 }
 
-impl Listener for Collector {
+impl Listener for Collector<'_> {
     fn iteration(&self, it: &Iteration) {
+        if let Some(l) = self.forward {
+            l.iteration(it);
+        }
         if it.bound.is_some() {
             return;
         }
@@ -335,7 +341,11 @@ impl Listener for Collector {
         at_depth.sort_by_key(|l| std::cmp::Reverse(l.score));
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(it.clone());
     }
-    fn current_move(&self, _: i32, _: Move, _: usize) {}
+    fn current_move(&self, depth: i32, mv: Move, number: usize) {
+        if let Some(l) = self.forward {
+            l.current_move(depth, mv, number);
+        }
+    }
     fn best_move(&self, _: Option<Move>, _: Option<Move>, _: i32) {}
 }
 
@@ -385,7 +395,8 @@ pub fn play(
         multipv: params.multipv,
         move_overhead_ms: config.move_overhead_ms,
     };
-    let collector = Collector::default();
+    let collector =
+        Collector { lines: Mutex::default(), last: Mutex::default(), forward: elo.is_none().then_some(listener) };
     let inner = relayed_search(game, &inner_limits, &inner_config, tt, signals, &collector);
     let Some(search_best) = inner.best else {
         wait_while_told_to(limits, signals);
