@@ -20,5 +20,6 @@ pub mod protocol;
 pub mod record;
 pub mod rules;
 pub mod search;
+pub mod strength;
 pub mod types;
 pub mod zobrist;
