@@ -92,16 +92,25 @@ def play(args, first, second, mode, limit):
     return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
+def to_elo(score):
+    return -400 * math.log10(1 / score - 1)
+
+
 def elo_diff(w, d, l):
-    """Elo difference from a score, with a 95% interval (trinomial); an all-win
-    or all-loss score is clipped to half a game so the number stays finite."""
+    """Elo difference from a score with a 95% interval (trinomial, normal
+    approximation). A clean sweep has no finite estimate: the text gives the
+    bound from the rule of three (the other side scores under 3/n)."""
     n = w + d + l
     s = (w + d / 2) / n
-    clipped = min(max(s, 0.5 / n), 1 - 0.5 / n)
+    if s >= 1 or s <= 0:
+        bound = to_elo(1 - 3 / n) if n > 3 else 0
+        return (bound if s >= 1 else -bound), ("> %+.0f (all won)" if s >= 1 else "< %+.0f (all lost)") % (
+            bound if s >= 1 else -bound)
     var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / n / n
-    sd = math.sqrt(max(var, 1e-9))
-    to_elo = lambda x: -400 * math.log10(1 / min(max(x, 0.5 / n), 1 - 0.5 / n) - 1)
-    return to_elo(clipped), to_elo(s - 1.96 * sd), to_elo(s + 1.96 * sd)
+    sd = math.sqrt(var)
+    clip = lambda x: min(max(x, 0.5 / n), 1 - 0.5 / n)
+    e, lo, hi = to_elo(s), to_elo(clip(s - 1.96 * sd)), to_elo(clip(s + 1.96 * sd))
+    return e, "%+.0f [%+.0f, %+.0f]" % (e, lo, hi)
 
 
 def run(args):
@@ -141,23 +150,24 @@ def table(args):
     print("| --- | --- | --- | --- | --- | --- | --- |")
     chain = {}
     for (level, other, mode, limit), (n, w, d, l) in merged.items():
-        e, lo, hi = elo_diff(w, d, l)
+        e, text = elo_diff(w, d, l)
         score = 100 * (w + d / 2) / n
         nominal = "%+d" % (NOMINAL[level] - NOMINAL[other]) if other in NOMINAL else "-"
         opp = "%s %s" % (CHINESE[other], other) if other in NOMINAL else "%s, %s %d" % (other, mode, limit)
-        print("| %s %s | %s | %d | %d-%d-%d | %.0f%% | %+.0f [%+.0f, %+.0f] | %s |" % (
-            CHINESE[level], level, opp, n, w, d, l, score, e, lo, hi, nominal))
+        print("| %s %s | %s | %d | %d-%d-%d | %.0f%% | %s | %s |" % (
+            CHINESE[level], level, opp, n, w, d, l, score, text, nominal))
         if other in NOMINAL:
-            chain[(other, level)] = e
+            # A clean sweep has no finite difference: the chain stops there.
+            chain[(other, level)] = e if 0 < w + d / 2 < n else None
     # The ladder as one scale: each rank's rating from the one below it,
     # anchored at 县丞 = 1100.
     names = [p for p, _, _ in RANKS]
-    if all((a, b) in chain for a, b in zip(names[1:], names[2:])):
+    if all(chain.get((a, b)) is not None for a, b in zip(names[1:], names[2:])):
         print()
         print("| rank | nominal | measured (ladder, 县丞 = 1100) |")
         print("| --- | --- | --- |")
         rating = {"xiancheng": 1100.0}
-        if ("caomin", "xiancheng") in chain:
+        if chain.get(("caomin", "xiancheng")) is not None:
             rating["caomin"] = 1100.0 - chain[("caomin", "xiancheng")]
         for a, b in zip(names[1:], names[2:]):
             rating[b] = rating[a] + chain[(a, b)]

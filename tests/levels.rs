@@ -402,9 +402,16 @@ fn ucci_resigns_after_n_moves_at_or_below_the_threshold() {
         moves.push(reply.to_string());
     }
     assert_eq!(words, [false, false, true], "{moves:?}");
-    // A new game starts the count again.
+    // A new game starts the count again, and so does a position that does
+    // not continue the game.
     s.send("setoption newgame");
     s.send(&format!("position fen {RED_CLEARLY_LOST}"));
+    assert!(!s.go("depth 3").last().unwrap().ends_with(" resign"));
+    s.send(&format!("position fen {RED_CLEARLY_LOST} moves {}", moves[..2].join(" ")));
+    assert!(!s.go("depth 3").last().unwrap().ends_with(" resign"));
+    s.send("position startpos");
+    s.go("depth 3");
+    s.send(&format!("position fen {RED_CLEARLY_LOST} moves {}", moves[..4].join(" ")));
     assert!(!s.go("depth 3").last().unwrap().ends_with(" resign"));
     // The default resigns only when mated.
     s.send("setoption resignmode mated");
@@ -443,9 +450,14 @@ fn ucci_accepts_a_draw_within_the_configured_margin() {
 #[test]
 fn uci_gets_hints_instead_of_draw_and_resign_words() {
     let mut s = Session::start("uci");
-    for (fen, hint) in [(DEAD_DRAW, "Chariot would offer a draw"), (BLACK_LOST, "Chariot would resign")] {
+    let cases = [
+        (DEAD_DRAW, "depth 4", "Chariot would offer a draw"),
+        (BLACK_LOST, "depth 4", "Chariot would resign"),
+        (RED_WORSE, "draw depth 4", "Chariot would accept a draw"),
+    ];
+    for (fen, go, hint) in cases {
         s.send(&format!("position fen {fen}"));
-        let out = s.go("depth 4");
+        let out = s.go(go);
         assert_eq!(info_strings(&out), [hint], "{out:?}");
         let answer: Vec<&str> = out.last().unwrap().split_whitespace().collect();
         assert!(answer.len() == 2 || (answer.len() == 4 && answer[2] == "ponder"), "{answer:?}");
