@@ -18,6 +18,7 @@ pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod record;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod strength;

@@ -19,7 +19,7 @@ use super::output::{Lang, format_eval};
 use crate::notation::{Notation, format_line};
 use crate::position::{Position, SEE_VALUE};
 use crate::search::params::{MATE, MATE_BOUND};
-use crate::types::{Color, Move, PieceKind, Square};
+use crate::types::{Color, Move, Piece, PieceKind, Square};
 
 /// Material values for counting what a line wins (the king is never taken).
 const VALUE: [i32; 7] = [0, 200, 200, 450, 1000, 450, 100];
@@ -182,20 +182,8 @@ fn with_article(kind: PieceKind) -> String {
     if matches!(kind, PieceKind::Advisor | PieceKind::Elephant) { format!("an {name}") } else { format!("a {name}") }
 }
 
-fn chinese_name(color: Color, kind: PieceKind) -> &'static str {
-    match (color, kind) {
-        (Color::Red, PieceKind::King) => "帅",
-        (Color::Black, PieceKind::King) => "将",
-        (Color::Red, PieceKind::Advisor) => "仕",
-        (Color::Black, PieceKind::Advisor) => "士",
-        (Color::Red, PieceKind::Elephant) => "相",
-        (Color::Black, PieceKind::Elephant) => "象",
-        (Color::Red, PieceKind::Pawn) => "兵",
-        (Color::Black, PieceKind::Pawn) => "卒",
-        (_, PieceKind::Horse) => "马",
-        (_, PieceKind::Rook) => "车",
-        (_, PieceKind::Cannon) => "炮",
-    }
+fn chinese_name(color: Color, kind: PieceKind) -> char {
+    Piece::new(color, kind).chinese()
 }
 
 impl Explanation {

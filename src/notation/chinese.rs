@@ -2,25 +2,13 @@
 
 use super::{Direction, Facts, NotationError, Place, PlaceQuery, Query, Selector, canonical_selector, digit_value};
 use crate::position::Position;
-use crate::types::{Color, Move, PieceKind};
+use crate::types::{Color, Move, Piece, PieceKind};
 
 const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const BLACK_NUMERALS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 
 fn name(color: Color, kind: PieceKind) -> char {
-    match (color, kind) {
-        (Color::Red, PieceKind::King) => '帅',
-        (Color::Red, PieceKind::Advisor) => '仕',
-        (Color::Red, PieceKind::Elephant) => '相',
-        (Color::Red, PieceKind::Pawn) => '兵',
-        (Color::Black, PieceKind::King) => '将',
-        (Color::Black, PieceKind::Advisor) => '士',
-        (Color::Black, PieceKind::Elephant) => '象',
-        (Color::Black, PieceKind::Pawn) => '卒',
-        (_, PieceKind::Horse) => '马',
-        (_, PieceKind::Rook) => '车',
-        (_, PieceKind::Cannon) => '炮',
-    }
+    Piece::new(color, kind).chinese()
 }
 
 /// A number 1..9 as `color` writes it.
