@@ -6,9 +6,10 @@ use crate::book::{self, Book, Entry, Rng};
 use crate::position::{FenError, Position};
 use crate::rules;
 use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Signals, TranspositionTable};
+use crate::strength::{self, GameMemory, PlayContext};
 use crate::types::Move;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -32,6 +33,11 @@ pub struct Engine {
     banmoves: Vec<Move>,
     running: Option<Running>,
     book: BookState,
+    /// Levels, friendly mode, randomness and style.
+    strength: strength::Settings,
+    /// The game as followed across `position` commands (our scores for the
+    /// resign rule, the opponent's moves for the friendly mode).
+    memory: Arc<Mutex<GameMemory>>,
 }
 
 /// The opening book settings (options `OwnBook`/`usebook`, `BookFile`/
@@ -108,6 +114,8 @@ impl Engine {
             banmoves: Vec::new(),
             running: None,
             book: BookState { enabled: false, best_only: false, files: Vec::new(), rng: Rng::from_time() },
+            strength: strength::Settings::default(),
+            memory: Arc::new(Mutex::new(GameMemory::default())),
         }
     }
 
@@ -135,14 +143,39 @@ impl Engine {
         self.position = base;
         self.game = GameHistory::new(base);
         self.banmoves.clear();
+        let mut played = Vec::with_capacity(moves.len());
+        let mut bad = None;
         for (index, &text) in moves.iter().enumerate() {
-            let bad = |reason: String| Some(BadMove { index, text: text.to_string(), reason });
             match self.position.parse_legal_move(text) {
-                Ok(m) => self.play(m),
-                Err(reason) => return Ok(bad(reason)),
+                Ok(m) => {
+                    self.play(m);
+                    played.push(m);
+                }
+                Err(reason) => {
+                    bad = Some(BadMove { index, text: text.to_string(), reason });
+                    break;
+                }
             }
         }
-        Ok(None)
+        self.memory().follow(&base, &played, &self.position);
+        Ok(bad)
+    }
+
+    fn memory(&self) -> std::sync::MutexGuard<'_, GameMemory> {
+        self.memory.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Our scores in the game so far (one per answered `go`), oldest first.
+    pub fn game_scores(&self) -> Vec<i32> {
+        self.memory().scores().to_vec()
+    }
+
+    pub fn strength(&self) -> &strength::Settings {
+        &self.strength
+    }
+
+    pub fn strength_mut(&mut self) -> &mut strength::Settings {
+        &mut self.strength
     }
 
     fn play(&mut self, m: Move) {
@@ -178,23 +211,56 @@ impl Engine {
         let start = Instant::now();
         let (tt, config, position, game) =
             (Arc::clone(&self.tt), self.config.clone(), self.position, self.game.clone());
+        let (settings, memory) = (self.strength.clone(), Arc::clone(&self.memory));
         let thread_signals = Arc::clone(&signals);
         let handle = std::thread::Builder::new()
             .name("search-main".to_string())
             .stack_size(16 * 1024 * 1024)
             .spawn(move || {
-                let run = || search::search(&game, &limits, &config, &tt, &thread_signals, &*listener);
+                let run = || {
+                    if settings.active() {
+                        let cx = PlayContext { settings: &settings, memory: &memory };
+                        strength::play(&game, &limits, &config, &tt, &thread_signals, &*listener, &cx)
+                    } else {
+                        search::search(&game, &limits, &config, &tt, &thread_signals, &*listener)
+                    }
+                };
                 // A bug in the search must not leave the GUI waiting for a
                 // move: answer with any legal one (the panic itself is
                 // reported on stderr by the panic hook).
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
                     let best = fallback_move(&position, &limits);
                     listener.best_move(best, None, 0);
                     Outcome { best, ponder: None, score: 0, depth: 0, nodes: 0 }
-                })
+                });
+                // A ponder search ended by `stop` was a guess the GUI threw away.
+                if !thread_signals.pondering.load(Ordering::Acquire)
+                    && let Some(best) = outcome.best
+                {
+                    memory.lock().unwrap_or_else(|e| e.into_inner()).record_answer(&position, best, outcome.score);
+                }
+                outcome
             })
             .expect("spawning the search thread");
         self.running = Some(Running { handle, signals, start });
+    }
+
+    /// Like `search_blocking`, but the move is chosen as `go` would choose
+    /// it: through the strength model when a level, the friendly mode,
+    /// randomness or a style is set (and the answer is remembered).
+    pub fn play_blocking(&mut self, limits: &Limits, listener: &dyn Listener) -> Outcome {
+        self.stop();
+        let signals = Signals::default();
+        let outcome = if self.strength.active() {
+            let cx = PlayContext { settings: &self.strength, memory: &self.memory };
+            strength::play(&self.game, limits, &self.config, &self.tt, &signals, listener, &cx)
+        } else {
+            search::search(&self.game, limits, &self.config, &self.tt, &signals, listener)
+        };
+        if let Some(best) = outcome.best {
+            self.memory().record_answer(&self.position, best, outcome.score);
+        }
+        outcome
     }
 
     /// Runs a search on the calling thread and returns its outcome.
@@ -236,6 +302,7 @@ impl Engine {
     /// entries are checked against the full key); `clear_hash` empties it.
     pub fn new_game(&mut self) {
         self.stop();
+        self.memory().reset();
     }
 
     pub fn clear_hash(&mut self) {

@@ -7,15 +7,20 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod attacks;
 pub mod bench;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod record;
+pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod strength;
 pub mod types;
 pub mod zobrist;

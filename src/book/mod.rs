@@ -257,34 +257,7 @@ pub fn mirrored_key(pos: &Position) -> u64 {
     key
 }
 
-/// A small seedable generator (SplitMix64) for the weighted book choice.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// Seeded from the clock: a new game gets other book moves.
-    pub fn from_time() -> Rng {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        Rng(nanos as u64 ^ (nanos >> 64) as u64)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in 0..n (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-}
+pub use crate::rng::Rng;
 
 /// Picks one of `candidates` (weight > 0): the heaviest when `best_only`,
 /// else at random with probability proportional to weight.

@@ -126,7 +126,15 @@ fn file_mask(file: u8) -> Bitboard {
 }
 
 /// All terms of the evaluation.
+/// The evaluation terms with the engine's weights.
+#[inline]
 pub fn terms(pos: &Position) -> Terms {
+    terms_with(pos, &WEIGHTS)
+}
+
+/// The evaluation terms with any weights (the tuner's entry point).
+#[inline]
+pub fn terms_with(pos: &Position, w: &Weights) -> Terms {
     let mut t = Terms::default();
     let occ = pos.occupancy();
     for kind in PieceKind::ALL {
@@ -146,7 +154,7 @@ pub fn terms(pos: &Position) -> Terms {
 
         for kind in PieceKind::ALL {
             let n = pos.pieces(us, kind).count() as i32;
-            t.material[i] += Pair(MATERIAL_MG[kind.index()], MATERIAL_EG[kind.index()]).times(n);
+            t.material[i] += Pair(w.material_mg[kind.index()], w.material_eg[kind.index()]).times(n);
         }
 
         // Pawns.
@@ -155,17 +163,17 @@ pub fn terms(pos: &Position) -> Terms {
             let rr = rel_rank(us, sq);
             if rr >= 5 {
                 let idx = (rr - 5) as usize;
-                let central = PAWN_CROSSED_CENTRAL[centre_distance(sq)];
-                t.pawns[i] += Pair(PAWN_CROSSED_RANK_MG[idx] + central, PAWN_CROSSED_RANK_EG[idx] + central);
+                let central = w.pawn_crossed_central[centre_distance(sq)];
+                t.pawns[i] += Pair(w.pawn_crossed_rank_mg[idx] + central, w.pawn_crossed_rank_eg[idx] + central);
                 if let Some(right) = sq.offset(1, 0)
                     && pawns.has(right)
                 {
-                    t.pawns[i] += PAWN_LINKED.into();
+                    t.pawns[i] += w.pawn_linked.into();
                 }
                 let pawn_hits = attacks::pawn_steps(us, sq) & enemy_palace;
-                danger += KING_ATTACK_WEIGHT[PieceKind::Pawn.index()] * pawn_hits.count() as i32;
+                danger += w.king_attack_weight[PieceKind::Pawn.index()] * pawn_hits.count() as i32;
             } else if sq.file() == 4 && rr == 3 {
-                t.pawns[i] += Pair(PAWN_CENTRE_HOME, 0);
+                t.pawns[i] += Pair(w.pawn_centre_home, 0);
             }
         }
 
@@ -173,66 +181,66 @@ pub fn terms(pos: &Position) -> Terms {
         let horses = pos.pieces(us, PieceKind::Horse);
         for sq in horses {
             let rr = rel_rank(us, sq) as usize;
-            let central = HORSE_CENTRAL[centre_distance(sq)];
-            t.placement[i] += Pair(central + HORSE_ADVANCE_MG[rr], central / 2 + HORSE_ADVANCE_EG[rr]);
+            let central = w.horse_central[centre_distance(sq)];
+            t.placement[i] += Pair(central + w.horse_advance_mg[rr], central / 2 + w.horse_advance_eg[rr]);
             let reach = attacks::horse_attacks(sq, occ.board);
             let moves = (reach & !own).count() as i32;
-            t.mobility[i] += Pair::from(HORSE_MOBILITY).times(moves);
+            t.mobility[i] += Pair::from(w.horse_mobility).times(moves);
             if moves == 0 {
-                t.mobility[i] += HORSE_TRAPPED.into();
+                t.mobility[i] += w.horse_trapped.into();
             }
             if (reach & horses).any() {
                 // Counted once per horse: two connected horses score twice half.
-                t.patterns[i] += Pair(HORSES_CONNECTED.0 / 2, HORSES_CONNECTED.1 / 2);
+                t.patterns[i] += Pair(w.horses_connected.0 / 2, w.horses_connected.1 / 2);
             }
-            danger += KING_ATTACK_WEIGHT[PieceKind::Horse.index()] * (reach & enemy_palace).count() as i32;
+            danger += w.king_attack_weight[PieceKind::Horse.index()] * (reach & enemy_palace).count() as i32;
         }
 
         // Rooks.
         for sq in pos.pieces(us, PieceKind::Rook) {
             let rr = rel_rank(us, sq) as usize;
-            t.placement[i] += Pair(ROOK_ADVANCE[rr], ROOK_ADVANCE[rr] / 2);
+            t.placement[i] += Pair(w.rook_advance[rr], w.rook_advance[rr] / 2);
             let reach = attacks::rook_attacks(sq, occ);
-            t.mobility[i] += Pair::from(ROOK_MOBILITY).times((reach & !own).count() as i32);
+            t.mobility[i] += Pair::from(w.rook_mobility).times((reach & !own).count() as i32);
             if (file_mask(sq.file()) & all_pawns).is_empty() {
-                t.patterns[i] += ROOK_OPEN_FILE.into();
+                t.patterns[i] += w.rook_open_file.into();
             }
-            danger += KING_ATTACK_WEIGHT[PieceKind::Rook.index()] * (reach & enemy_palace).count() as i32;
+            danger += w.king_attack_weight[PieceKind::Rook.index()] * (reach & enemy_palace).count() as i32;
         }
 
         // Cannons.
         for sq in pos.pieces(us, PieceKind::Cannon) {
             let rr = rel_rank(us, sq);
             if sq.file() == 4 {
-                t.placement[i] += CANNON_CENTRE_FILE.into();
+                t.placement[i] += w.cannon_centre_file.into();
             }
             if rr == 2 {
-                t.placement[i] += CANNON_HOME_RANK.into();
+                t.placement[i] += w.cannon_home_rank.into();
             }
             let quiet = attacks::rook_attacks(sq, occ) & !occ.board;
             let hits = attacks::cannon_attacks(sq, occ) & occ.board;
-            t.mobility[i] += Pair::from(CANNON_MOBILITY).times((quiet | (hits & !own)).count() as i32);
+            t.mobility[i] += Pair::from(w.cannon_mobility).times((quiet | (hits & !own)).count() as i32);
             if sq.file() == enemy_king.file() {
                 match (attacks::between(sq, enemy_king) & occ.board).count() {
-                    0 => t.patterns[i] += EMPTY_HEAD_CANNON.into(),
-                    1 => t.patterns[i] += CANNON_ON_KING_FILE.into(),
+                    0 => t.patterns[i] += w.empty_head_cannon.into(),
+                    1 => t.patterns[i] += w.cannon_on_king_file.into(),
                     _ => {}
                 }
             }
             if rr == 9 {
-                t.patterns[i] += BOTTOM_CANNON.into();
+                t.patterns[i] += w.bottom_cannon.into();
             }
-            danger += KING_ATTACK_WEIGHT[PieceKind::Cannon.index()] * (hits & enemy_palace).count() as i32;
+            danger += w.king_attack_weight[PieceKind::Cannon.index()] * (hits & enemy_palace).count() as i32;
         }
 
         // King and defenders.
         let ksq = pos.king_square(us);
         if ksq.file() != 4 || rel_rank(us, ksq) != 0 {
-            t.placement[i] += KING_OFF_HOME.into();
+            t.placement[i] += w.king_off_home.into();
         }
         for sq in pos.pieces(us, PieceKind::Advisor) | pos.pieces(us, PieceKind::Elephant) {
             if sq.file() == 4 {
-                t.placement[i] += DEFENDER_CENTRE.into();
+                t.placement[i] += w.defender_centre.into();
             }
         }
 
@@ -243,21 +251,28 @@ pub fn terms(pos: &Position) -> Terms {
             + pos.pieces(us, PieceKind::Cannon).count() as i32;
         let missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count() as i32;
         let missing_elephants = 2 - pos.pieces(them, PieceKind::Elephant).count() as i32;
-        let weakness = (missing_advisors * MISSING_ADVISOR + missing_elephants * MISSING_ELEPHANT) * attackers / 6;
-        let pressure = (danger * danger / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
+        let weakness = (missing_advisors * w.missing_advisor + missing_elephants * w.missing_elephant) * attackers / 6;
+        let pressure = (danger * danger / KING_DANGER_DIVISOR).min(w.king_danger_max);
         t.king_safety[i] += Pair(pressure + weakness, pressure / 2 + weakness / 2);
     }
     t
 }
 
 /// The evaluation from the side to move's point of view.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    let red = terms(pos).total_red();
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// `evaluate` with any weights.
+#[inline]
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let red = terms_with(pos, w).total_red();
     let score = match pos.side_to_move() {
         Color::Red => red,
         Color::Black => -red,
     };
-    score + TEMPO
+    score + w.tempo
 }
 
 /// A printable breakdown (the `eval` command).

@@ -82,9 +82,8 @@ pub(crate) struct Session {
     pub ponder: bool,
     /// UCCI `debug`: extra `info string` lines about what was understood.
     pub debug: bool,
-    /// UCCI draw/resign behaviour.
-    pub draw_offers: bool,
-    pub resign: bool,
+    /// Draw and resign behaviour (the words in UCCI, hints in UCI).
+    pub policy: DrawPolicy,
     /// The listener of the last `go`, for `ponderhit draw`.
     listener: Option<Arc<ProtocolListener>>,
 }
@@ -106,8 +105,7 @@ pub fn run(mut input: impl BufRead, out: Arc<Output>) {
         show_wdl: false,
         ponder: false,
         debug: false,
-        draw_offers: true,
-        resign: true,
+        policy: DrawPolicy::default(),
         listener: None,
     };
     let mut raw = Vec::new();
@@ -318,9 +316,15 @@ fn go(s: &mut Session, args: GoArgs) {
         s.out.info(&format!("go {limits:?}"));
     }
 
-    let policy = DrawPolicy { draws: s.draw_offers, resign: s.resign };
-    let listener =
-        Arc::new(ProtocolListener::new(Arc::clone(&s.out), s.dialect, s.show_wdl, policy, pos, args.draw_offered));
+    let listener = Arc::new(ProtocolListener::new(
+        Arc::clone(&s.out),
+        s.dialect,
+        s.show_wdl,
+        s.policy,
+        s.engine.game_scores(),
+        pos,
+        args.draw_offered,
+    ));
     s.listener = Some(Arc::clone(&listener));
     // A draw offer needs the search's judgement of the position.
     if s.engine.own_book() && book_allowed(&limits) && !args.draw_offered && answer_from_book(s, &limits, &listener) {

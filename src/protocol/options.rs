@@ -3,6 +3,8 @@
 //! come from this table.
 
 use super::Session;
+use super::report::ResignMode;
+use crate::strength::{self, Randomness, Style};
 
 #[derive(Clone, Copy, Debug)]
 pub enum OptionKind {
@@ -126,10 +128,50 @@ fn new_game(s: &mut Session, _: &str) {
     s.engine.new_game();
 }
 fn draw_offers(s: &mut Session, v: &str) {
-    s.draw_offers = v == "true";
+    s.policy.draws = v == "true";
 }
 fn resign(s: &mut Session, v: &str) {
-    s.resign = v == "true";
+    s.policy.resign = v == "true";
+}
+fn resign_mode(s: &mut Session, v: &str) {
+    s.policy.resign_mode = ResignMode::parse(v).unwrap_or(ResignMode::Mated);
+}
+fn resign_score(s: &mut Session, v: &str) {
+    s.policy.resign_score = v.parse().unwrap_or(super::report::RESIGN_SCORE);
+}
+fn resign_moves(s: &mut Session, v: &str) {
+    s.policy.resign_moves = v.parse().unwrap_or(super::report::RESIGN_MOVES);
+}
+fn draw_accept_score(s: &mut Session, v: &str) {
+    s.policy.accept_score = v.parse().unwrap_or(super::report::DRAW_ACCEPT_SCORE);
+}
+fn draw_offer_plies(s: &mut Session, v: &str) {
+    s.policy.offer_plies = v.parse().unwrap_or(super::report::DRAW_OFFER_PLIES);
+}
+fn draw_offer_score(s: &mut Session, v: &str) {
+    s.policy.offer_score = v.parse().unwrap_or(super::report::DRAW_OFFER_SCORE);
+}
+fn limit_strength(s: &mut Session, v: &str) {
+    s.engine.strength_mut().limit = v == "true";
+}
+fn elo(s: &mut Session, v: &str) {
+    s.engine.strength_mut().elo = v.parse().unwrap_or(strength::DEFAULT_ELO);
+}
+/// A rank sets `UCI_Elo` and turns limiting on; `full` turns it off.
+fn level(s: &mut Session, v: &str) {
+    s.engine.strength_mut().set_level(v);
+}
+fn friendly(s: &mut Session, v: &str) {
+    s.engine.strength_mut().friendly = v == "true";
+}
+fn randomness(s: &mut Session, v: &str) {
+    s.engine.strength_mut().randomness = Randomness::parse(v).unwrap_or(Randomness::None);
+}
+fn style(s: &mut Session, v: &str) {
+    s.engine.strength_mut().style = Style::parse(v).unwrap_or(Style::Normal);
+}
+fn random_seed(s: &mut Session, v: &str) {
+    s.engine.strength_mut().seed = v.parse().unwrap_or(0);
 }
 fn own_book(s: &mut Session, v: &str) {
     s.engine.set_own_book(v == "true");
@@ -198,19 +240,87 @@ pub static OPTIONS: &[EngineOption] = &[
         apply: best_book_move,
     },
     EngineOption {
-        uci_name: None,
+        uci_name: Some("Randomness"),
         ucci_name: Some("randomness"),
-        kind: OptionKind::Combo { default: "none", values: &["none", "tiny", "small", "medium", "large", "huge"] },
-        apply: accepted,
+        kind: OptionKind::Combo { default: "none", values: &Randomness::NAMES },
+        apply: randomness,
     },
     EngineOption {
-        uci_name: None,
+        uci_name: Some("Style"),
         ucci_name: Some("style"),
         kind: OptionKind::Combo { default: "normal", values: &["solid", "normal", "risky"] },
-        apply: accepted,
+        apply: style,
     },
     EngineOption { uci_name: None, ucci_name: Some("drawoffers"), kind: OptionKind::Check(true), apply: draw_offers },
     EngineOption { uci_name: None, ucci_name: Some("resign"), kind: OptionKind::Check(true), apply: resign },
+    // Strength levels (README, "Strength levels").
+    EngineOption {
+        uci_name: Some("UCI_LimitStrength"),
+        ucci_name: Some("limitstrength"),
+        kind: OptionKind::Check(false),
+        apply: limit_strength,
+    },
+    EngineOption {
+        uci_name: Some("UCI_Elo"),
+        ucci_name: Some("elo"),
+        kind: OptionKind::Spin { default: strength::DEFAULT_ELO as i64, min: 0, max: strength::MAX_ELO as i64 },
+        apply: elo,
+    },
+    EngineOption {
+        uci_name: Some("Level"),
+        ucci_name: Some("level"),
+        kind: OptionKind::Combo { default: strength::FULL_LEVEL, values: &strength::LEVEL_VALUES },
+        apply: level,
+    },
+    EngineOption {
+        uci_name: Some("Friendly"),
+        ucci_name: Some("friendly"),
+        kind: OptionKind::Check(false),
+        apply: friendly,
+    },
+    EngineOption {
+        uci_name: Some("RandomSeed"),
+        ucci_name: Some("randomseed"),
+        kind: OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
+        apply: random_seed,
+    },
+    // Draw and resign behaviour (README, "Draws and resigning").
+    EngineOption {
+        uci_name: Some("ResignMode"),
+        ucci_name: Some("resignmode"),
+        kind: OptionKind::Combo { default: "mated", values: &ResignMode::NAMES },
+        apply: resign_mode,
+    },
+    EngineOption {
+        uci_name: Some("ResignScore"),
+        ucci_name: Some("resignscore"),
+        kind: OptionKind::Spin { default: super::report::RESIGN_SCORE as i64, min: -10_000, max: -50 },
+        apply: resign_score,
+    },
+    EngineOption {
+        uci_name: Some("ResignMoves"),
+        ucci_name: Some("resignmoves"),
+        kind: OptionKind::Spin { default: super::report::RESIGN_MOVES as i64, min: 1, max: 100 },
+        apply: resign_moves,
+    },
+    EngineOption {
+        uci_name: Some("DrawAcceptScore"),
+        ucci_name: Some("drawacceptscore"),
+        kind: OptionKind::Spin { default: super::report::DRAW_ACCEPT_SCORE as i64, min: -1000, max: 1000 },
+        apply: draw_accept_score,
+    },
+    EngineOption {
+        uci_name: Some("DrawOfferPlies"),
+        ucci_name: Some("drawofferplies"),
+        kind: OptionKind::Spin { default: super::report::DRAW_OFFER_PLIES as i64, min: 0, max: 120 },
+        apply: draw_offer_plies,
+    },
+    EngineOption {
+        uci_name: Some("DrawOfferScore"),
+        ucci_name: Some("drawofferscore"),
+        kind: OptionKind::Spin { default: super::report::DRAW_OFFER_SCORE as i64, min: 0, max: 1000 },
+        apply: draw_offer_score,
+    },
 ];
 
 /// Handles `setoption`: finds the option by either name, validates the
@@ -232,7 +342,12 @@ pub fn set(s: &mut Session, name: &str, value: Option<&str>) {
             Ok(n) => Err(format!("option '{name}' value {n} is outside {min}..{max}")),
             Err(_) => Err(format!("option '{name}' needs a number, got '{value}'")),
         },
-        OptionKind::Combo { values, .. } => match values.iter().find(|v| v.eq_ignore_ascii_case(value)) {
+        // `Level` announces pinyin values and accepts the Chinese names too.
+        OptionKind::Combo { values, .. } => match values
+            .iter()
+            .find(|v| v.eq_ignore_ascii_case(value))
+            .or_else(|| strength::level_alias(value).and_then(|alias| values.iter().find(|&&v| v == alias)))
+        {
             Some(v) => Ok(v.to_string()),
             None => Err(format!("option '{name}' needs one of {}, got '{value}'", values.join(", "))),
         },

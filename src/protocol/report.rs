@@ -9,23 +9,81 @@ use crate::types::Move;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Defaults of the draw and resign options.
 /// Accept an offered draw when our score is no better than this (level).
-const DRAW_ACCEPT_MAX: i32 = 0;
+pub const DRAW_ACCEPT_SCORE: i32 = 0;
 /// Offer a draw unasked only in a dead draw, or when this many plies have
 /// passed without a capture (the 60-move rule ends the game at 120) and the
-/// score is within `DRAW_OFFER_LEVEL` of level.
-const DRAW_OFFER_RULE60_PLIES: u16 = 100;
-const DRAW_OFFER_LEVEL: i32 = 30;
-/// Resign (UCCI) only when the search sees a forced mate against us.
-const RESIGN_BELOW: i32 = -MATE_BOUND;
+/// score is within `DRAW_OFFER_SCORE` of level.
+pub const DRAW_OFFER_PLIES: u16 = 100;
+pub const DRAW_OFFER_SCORE: i32 = 30;
+/// `ResignMode score`: resign after this many answers in a row at or below
+/// this score.
+pub const RESIGN_SCORE: i32 = -600;
+pub const RESIGN_MOVES: usize = 3;
 
-/// What the protocol settings say about draws and resignation (UCCI only).
+/// When to resign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResignMode {
+    /// Only when the search sees a forced mate against us (the default).
+    Mated,
+    /// Also when clearly lost: `resign_moves` answers in a row at or below
+    /// `resign_score`.
+    Score,
+    Never,
+}
+
+impl ResignMode {
+    pub const NAMES: [&'static str; 3] = ["mated", "score", "never"];
+
+    pub fn parse(text: &str) -> Option<ResignMode> {
+        match text.to_ascii_lowercase().as_str() {
+            "mated" => Some(ResignMode::Mated),
+            "score" => Some(ResignMode::Score),
+            "never" => Some(ResignMode::Never),
+            _ => None,
+        }
+    }
+}
+
+/// What the options say about draws and resignation. UCCI gets the words
+/// on `bestmove`; UCI, which has none, gets `info string` hints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawPolicy {
     /// May offer and accept draws (`drawoffers`).
     pub draws: bool,
     /// May resign (`resign`).
     pub resign: bool,
+    pub accept_score: i32,
+    /// 0 = never offer in a long quiet game (dead draws are still offered).
+    pub offer_plies: u16,
+    pub offer_score: i32,
+    pub resign_mode: ResignMode,
+    pub resign_score: i32,
+    pub resign_moves: usize,
+}
+
+impl Default for DrawPolicy {
+    fn default() -> DrawPolicy {
+        DrawPolicy {
+            draws: true,
+            resign: true,
+            accept_score: DRAW_ACCEPT_SCORE,
+            offer_plies: DRAW_OFFER_PLIES,
+            offer_score: DRAW_OFFER_SCORE,
+            resign_mode: ResignMode::Mated,
+            resign_score: RESIGN_SCORE,
+            resign_moves: RESIGN_MOVES,
+        }
+    }
+}
+
+/// What Chariot says about the game with its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    AcceptDraw,
+    OfferDraw,
+    Resign,
 }
 
 /// Formats one search's output. One listener per `go`.
@@ -34,6 +92,8 @@ pub struct ProtocolListener {
     dialect: Dialect,
     show_wdl: bool,
     policy: DrawPolicy,
+    /// Our scores at the earlier moves of this game, oldest first (resign).
+    earlier_scores: Vec<i32>,
     /// The searched position, to check the ponder move and judge draws.
     root: Position,
     /// The opponent offers a draw (`go draw`, or `ponderhit draw` later).
@@ -49,6 +109,7 @@ impl ProtocolListener {
         dialect: Dialect,
         show_wdl: bool,
         policy: DrawPolicy,
+        earlier_scores: Vec<i32>,
         root: Position,
         draw_offered: bool,
     ) -> ProtocolListener {
@@ -57,6 +118,7 @@ impl ProtocolListener {
             dialect,
             show_wdl,
             policy,
+            earlier_scores,
             root,
             draw_offered: AtomicBool::new(draw_offered),
             answered: AtomicBool::new(false),
@@ -84,17 +146,37 @@ impl ProtocolListener {
         (!child.legal_moves().is_empty()).then_some(ponder)
     }
 
-    /// The UCCI suffix of `bestmove`: accept or offer a draw, or resign.
-    fn verdict(&self, score: i32) -> Option<&'static str> {
-        if self.policy.draws {
-            let accept = self.draw_offered.load(Ordering::Acquire) && score <= DRAW_ACCEPT_MAX;
-            let clearly_drawn = self.root.is_dead_draw()
-                || (self.root.rule60_count() >= DRAW_OFFER_RULE60_PLIES && score.abs() <= DRAW_OFFER_LEVEL);
-            if accept || clearly_drawn {
-                return Some("draw");
+    /// Accept or offer a draw, or resign, with the move scored `score`.
+    fn verdict(&self, score: i32) -> Option<Verdict> {
+        let p = &self.policy;
+        if p.draws {
+            if self.draw_offered.load(Ordering::Acquire) && score <= p.accept_score {
+                return Some(Verdict::AcceptDraw);
+            }
+            let long_and_level =
+                p.offer_plies > 0 && self.root.rule60_count() >= p.offer_plies && score.abs() <= p.offer_score;
+            if self.root.is_dead_draw() || long_and_level {
+                return Some(Verdict::OfferDraw);
             }
         }
-        (self.policy.resign && score <= RESIGN_BELOW).then_some("resign")
+        (p.resign && self.should_resign(score)).then_some(Verdict::Resign)
+    }
+
+    fn should_resign(&self, score: i32) -> bool {
+        let p = &self.policy;
+        let mated = score <= -MATE_BOUND;
+        match p.resign_mode {
+            ResignMode::Never => false,
+            ResignMode::Mated => mated,
+            ResignMode::Score => {
+                // This answer and the `resign_moves - 1` before it.
+                let earlier = p.resign_moves.saturating_sub(1);
+                let lost_long = score <= p.resign_score
+                    && self.earlier_scores.len() >= earlier
+                    && self.earlier_scores[self.earlier_scores.len() - earlier..].iter().all(|&s| s <= p.resign_score);
+                mated || lost_long
+            }
+        }
     }
 }
 
@@ -164,6 +246,10 @@ impl Listener for ProtocolListener {
         }
     }
 
+    fn message(&self, text: &str) {
+        self.out.info(text);
+    }
+
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>, score: i32) {
         let line = self.answer_line(best, ponder, score);
         // Marked first: once the GUI can read the answer, its next command
@@ -187,12 +273,17 @@ impl ProtocolListener {
             line.push_str(&format!(" ponder {p}"));
         }
         // Draw and resign words exist only in UCCI (a UCI GUI would read
-        // token 3 as the ponder move), and come after the ponder move.
-        if self.dialect == Dialect::Ucci
-            && let Some(word) = self.verdict(score)
-        {
-            line.push(' ');
-            line.push_str(word);
+        // token 3 as the ponder move), and come after the ponder move. UCI
+        // gets a hint the user can read.
+        match (self.dialect, self.verdict(score)) {
+            (_, None) => {}
+            (Dialect::Ucci, Some(Verdict::AcceptDraw | Verdict::OfferDraw)) => line.push_str(" draw"),
+            (Dialect::Ucci, Some(Verdict::Resign)) => line.push_str(" resign"),
+            (Dialect::Uci, Some(v)) => self.out.info(match v {
+                Verdict::AcceptDraw => "Chariot would accept a draw",
+                Verdict::OfferDraw => "Chariot would offer a draw",
+                Verdict::Resign => "Chariot would resign",
+            }),
         }
         line
     }

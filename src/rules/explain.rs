@@ -4,7 +4,7 @@
 use super::classify::{Effect, MoveClass, Pattern};
 use super::{GameReport, Reason, Repetition};
 use crate::position::Position;
-use crate::types::{Bitboard, Color, Piece, PieceKind};
+use crate::types::{Bitboard, Color, Piece};
 
 fn side_en(c: Color) -> &'static str {
     c.name()
@@ -18,21 +18,8 @@ fn side_zh(c: Color) -> &'static str {
 }
 
 fn piece_zh(p: Piece) -> String {
-    let name = match (p.color(), p.kind()) {
-        (Color::Red, PieceKind::King) => "帅",
-        (Color::Black, PieceKind::King) => "将",
-        (Color::Red, PieceKind::Advisor) => "仕",
-        (Color::Black, PieceKind::Advisor) => "士",
-        (Color::Red, PieceKind::Elephant) => "相",
-        (Color::Black, PieceKind::Elephant) => "象",
-        (_, PieceKind::Horse) => "马",
-        (_, PieceKind::Rook) => "车",
-        (_, PieceKind::Cannon) => "炮",
-        (Color::Red, PieceKind::Pawn) => "兵",
-        (Color::Black, PieceKind::Pawn) => "卒",
-    };
     let side = if p.color() == Color::Red { "红" } else { "黑" };
-    format!("{side}{name}")
+    format!("{side}{}", p.chinese())
 }
 
 fn piece_en(p: Piece) -> String {

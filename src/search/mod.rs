@@ -133,6 +133,8 @@ pub trait Listener: Sync {
     fn current_move(&self, depth: i32, mv: Move, number: usize);
     /// The final answer; `best` is `None` only when there is no legal move.
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>, score: i32);
+    /// A note for the user (the protocol shows it as `info string`).
+    fn message(&self, _text: &str) {}
 }
 
 /// A listener that ignores everything (bench, tests).

@@ -583,9 +583,12 @@ impl<'a> Worker<'a> {
             child.make_move(m);
             self.push(&child, Some(m));
             self.moves_played[ply] = Some(m);
-            // 9. Check extension.
+            // 9. Check extension, for checks that do not lose material: in
+            // Xiangqi many sacrificial checks only delay, and extending them
+            // all lets the tree grow without bound.
             let gives_check = child.in_check();
-            let new_depth = depth - 1 + (gives_check && ply < 2 * self.ctx.depth_limit.max(8) as usize) as i32;
+            let extend = gives_check && ply < 2 * self.ctx.depth_limit.max(8) as usize && pos.see_ge(m, 0);
+            let new_depth = depth - 1 + extend as i32;
 
             // 10. Principal variation search with late move reductions.
             let score = if searched == 0 {

@@ -171,6 +171,25 @@ const ALL_PIECES: [Piece; 14] = [
 ];
 
 impl Piece {
+    /// The piece's Chinese character (simplified), as its own side names it.
+    pub fn chinese(self) -> char {
+        match (self.color(), self.kind()) {
+            (Color::Red, PieceKind::King) => '帅',
+            (Color::Black, PieceKind::King) => '将',
+            (Color::Red, PieceKind::Advisor) => '仕',
+            (Color::Black, PieceKind::Advisor) => '士',
+            (Color::Red, PieceKind::Elephant) => '相',
+            (Color::Black, PieceKind::Elephant) => '象',
+            (Color::Red, PieceKind::Pawn) => '兵',
+            (Color::Black, PieceKind::Pawn) => '卒',
+            (_, PieceKind::Horse) => '马',
+            (_, PieceKind::Rook) => '车',
+            (_, PieceKind::Cannon) => '炮',
+        }
+    }
+}
+
+impl Piece {
     pub const COUNT: usize = 14;
 
     #[inline]
