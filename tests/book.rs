@@ -327,3 +327,18 @@ fn weighted_choice_through_the_engine_is_seedable() {
     assert!((55..=145).contains(&count("h2e2")), "h2e2 {}", count("h2e2"));
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The shipped games read the same with the book's small reader and with
+/// the full record reader (`src/record.rs`), so either can build the book.
+#[test]
+fn both_readers_agree_on_the_shipped_games() {
+    use chariot::book::reader;
+    use chariot::rules::GameResult;
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("book/selfplay-games.pgn")).unwrap();
+    let ours = reader::read_games(&text).unwrap();
+    let full = chariot::record::read_games(&text).unwrap();
+    assert_eq!(ours.len(), full.len());
+    for (a, b) in ours.iter().zip(&full) {
+        assert_eq!((a.start, &a.moves, a.result), (b.start, &b.moves, b.result.unwrap_or(GameResult::Ongoing)));
+    }
+}
