@@ -23,7 +23,7 @@ WORK=${WORK:-target/book-selfplay}
 # in at least MIN_GAMES games, and the central cannon (h2e2 / b2e2) as the
 # first move favoured by PREFER_CENTRAL.
 MAX_PLY=${MAX_PLY:-20}
-MIN_GAMES=${MIN_GAMES:-2}
+MIN_GAMES=${MIN_GAMES:-1}
 PREFER_CENTRAL=${PREFER_CENTRAL:-2}
 
 play() {
@@ -40,11 +40,9 @@ random.Random(2026).shuffle(lines)
 half = (len(lines) + 1) // 2
 open(sys.argv[2] + "-1.txt", "w").writelines(lines[:half])
 open(sys.argv[2] + "-2.txt", "w").writelines(lines[half:])' "$TOOLS/openings/dev-openings.txt" "$WORK/openings"
-    # Two matches side by side, one game at a time each. (Both games of an
-    # opening at once, as --concurrency 2 plays them, start from the same
-    # engine state and come out move for move the same; one after the
-    # other, the engines' hash contents differ and so, sometimes, do the
-    # games.)
+    # Two matches side by side, one game at a time each. (At a fixed node
+    # count the two games of an opening mostly come out the same; `build`
+    # keeps such repeats once.)
     for half in 1 2; do
         nice -n 19 python3 "$TOOLS/referee.py" \
             --engine name=chariot-a "cmd=$WORK/chariot" proto=uci opt:Hash=64 opt:OwnBook=false \
@@ -63,8 +61,8 @@ build() {
 import re, sys
 dst, nodes, *srcs = sys.argv[1:]
 games = [g for src in srcs for g in re.split(r"\n\n(?=\[Event )", open(src).read()) if g.strip()]
-out = []
-for n, g in enumerate(games, 1):
+out, seen = [], set()
+for g in games:
     tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', g, re.M))
     if tags.get("FEN", "").split()[:2] != ["rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", "w"]:
         sys.exit("a game does not start from the start position")
@@ -72,6 +70,12 @@ for n, g in enumerate(games, 1):
     moves = [t for t in body.split() if re.fullmatch(r"[a-i][0-9][a-i][0-9]", t)]
     if len(moves) != int(tags["PlyCount"]):
         sys.exit("round %s: %d moves read, PlyCount %s" % (tags["Round"], len(moves), tags["PlyCount"]))
+    # At a fixed node count the two games of an opening usually come out
+    # move for move the same: such a repeat is kept once.
+    if tuple(moves) in seen:
+        continue
+    seen.add(tuple(moves))
+    n = len(seen)
     out += ['[Event "Chariot self-play, %s nodes per move"]' % nodes, '[Round "%d"]' % n,
             '[Result "%s"]' % tags["Result"], '[Termination "%s"]' % tags["Termination"], ""]
     words = [("%d. %s" % (i // 2 + 1, m)) if i % 2 == 0 else m for i, m in enumerate(moves)] + [tags["Result"]]
@@ -84,7 +88,7 @@ for n, g in enumerate(games, 1):
             line = (line + " " + w).strip()
     out += [line, ""]
 open(dst, "w").write("\n".join(out))
-print("%d games -> %s" % (len(games), dst))
+print("%d games, %d different -> %s" % (len(games), len(seen), dst))
 EOF
     nice -n 19 cargo run --release --quiet -- book build book/selfplay-games.pgn --output book/chariot.book \
         --max-ply "$MAX_PLY" --min-games "$MIN_GAMES" \
