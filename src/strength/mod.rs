@@ -238,9 +238,9 @@ struct Anchor {
 const ANCHORS: [Anchor; 6] = [
     Anchor { elo: 0, nodes: 60, temperature: 400.0, blind_chance: 0.6 },
     Anchor { elo: 1100, nodes: 1900, temperature: 70.0, blind_chance: 0.25 },
-    Anchor { elo: 1500, nodes: 3900, temperature: 50.0, blind_chance: 0.18 },
-    Anchor { elo: 1900, nodes: 8000, temperature: 35.0, blind_chance: 0.12 },
-    Anchor { elo: 2200, nodes: 16_000, temperature: 24.0, blind_chance: 0.08 },
+    Anchor { elo: 1500, nodes: 5000, temperature: 45.0, blind_chance: 0.16 },
+    Anchor { elo: 1900, nodes: 11_700, temperature: 29.0, blind_chance: 0.1 },
+    Anchor { elo: 2200, nodes: 20_000, temperature: 22.0, blind_chance: 0.07 },
     Anchor { elo: 2600, nodes: 43_000, temperature: 14.0, blind_chance: 0.05 },
 ];
 
