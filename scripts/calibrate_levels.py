@@ -55,7 +55,7 @@ ANCHORS = [
     ("caomin", "chariot", "nodes", 2000), ("xiancheng", "chariot", "nodes", 2000),
     ("wang", "chariot", "nodes", 50000),
     ("xiancheng", "fsf-skill0", "nodes", 50000), ("changshi", "fsf-skill0", "nodes", 50000),
-    ("jiangjun", "fsf-skill0", "nodes", 50000), ("wang", "fsf-skill0", "nodes", 50000),
+    ("jiangjun", "fsf-skill5", "nodes", 50000), ("wang", "fsf-skill10", "nodes", 50000),
     ("xiancheng", "maxqi", "depth", 5), ("changshi", "maxqi", "depth", 5),
     ("xiancheng", "sjaak", "depth", 5), ("changshi", "sjaak", "depth", 5),
 ]
