@@ -328,17 +328,45 @@ fn weighted_choice_through_the_engine_is_seedable() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// The shipped games read the same with the book's small reader and with
-/// the full record reader (`src/record.rs`), so either can build the book.
+/// A book built from the test games written in WXF (PGN) and in Chinese
+/// notation (a move list) is the same book as from the ICCS moves, and a
+/// preference may be written in WXF too.
 #[test]
-fn both_readers_agree_on_the_shipped_games() {
-    use chariot::book::reader;
-    use chariot::rules::GameResult;
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("book/selfplay-games.pgn")).unwrap();
-    let ours = reader::read_games(&text).unwrap();
-    let full = chariot::record::read_games(&text).unwrap();
-    assert_eq!(ours.len(), full.len());
-    for (a, b) in ours.iter().zip(&full) {
-        assert_eq!((a.start, &a.moves, a.result), (b.start, &b.moves, b.result.unwrap_or(GameResult::Ongoing)));
+fn books_from_wxf_and_chinese_records_equal_the_iccs_book() {
+    let dir = temp_dir("notations");
+    let iccs = build_test_book(&dir);
+    let wxf = dir.join("wxf.pgn");
+    std::fs::write(
+        &wxf,
+        format!(
+            "[Event \"a\"]\n[Result \"1-0\"]\n1. P7+1 P7+1 1-0\n\n\
+             [Event \"b\"]\n1. P7+1 P7+1 1-0\n\n\
+             [Event \"c\"]\n1. P3+1 1/2-1/2\n\n\
+             [Event \"d\"]\n1. C2.5 H8+7 0-1\n\n\
+             [FEN \"{PERPETUAL}\"]\n1. R9+1 1-0\n"
+        ),
+    )
+    .unwrap();
+    let chinese = dir.join("chinese.txt");
+    std::fs::write(
+        &chinese,
+        format!(
+            "兵七进一 卒7进1 1-0\n兵七进一 卒7进1 1-0\n兵三进一 和棋\n炮二平五 马8进7 0-1\nfen {PERPETUAL} moves 车九进一 1-0\n"
+        ),
+    )
+    .unwrap();
+    let expected = std::fs::read_to_string(&iccs).unwrap();
+    let body = |text: &str| text.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    for input in [&wxf, &chinese] {
+        let out_file = dir.join("other.book");
+        let out = chariot(&["book", "build", input.to_str().unwrap(), "--output", out_file.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(body(&std::fs::read_to_string(&out_file).unwrap()), body(&expected), "{}", input.display());
     }
+    let out = chariot(&["book", "build", wxf.to_str().unwrap(), "-o", dir.join("p.book").to_str().unwrap(), "--prefer", "C2.5=0"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let show = chariot(&["book", "show", "--book", dir.join("p.book").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&show.stdout);
+    assert!(text.lines().any(|l| l.split_whitespace().take(2).eq(["h2e2", "0"])), "{text}");
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -31,8 +31,9 @@ pub struct Preference {
     pub factor: f64,
 }
 
-/// Parses `LINE=FACTOR`, where LINE is moves separated by commas or spaces
-/// (`h2e2=3`, `h2e2,h9g7,h0g2=2`); the line must be legal from the start.
+/// Parses `LINE=FACTOR`, where LINE is moves (ICCS, WXF or Chinese)
+/// separated by commas or spaces (`h2e2=3`, `h2e2,h9g7,h0g2=2`,
+/// `C2.5=3`); the line must be legal from the start.
 pub fn parse_preference(text: &str) -> Result<Preference, String> {
     let (line_text, factor_text) =
         text.rsplit_once('=').ok_or_else(|| format!("preference '{text}' needs the form MOVES=FACTOR, e.g. h2e2=3"))?;
@@ -45,9 +46,7 @@ pub fn parse_preference(text: &str) -> Result<Preference, String> {
     let mut pos = Position::startpos();
     let mut line = Vec::new();
     for word in line_text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
-        let m = super::reader::parse_move_text(word)
-            .ok_or_else(|| format!("preference '{text}': '{word}' is not an ICCS move"))?;
-        pos.check_move(m).map_err(|e| format!("preference '{text}': move '{word}' is illegal: {e}"))?;
+        let m = crate::notation::parse_move(&pos, word).map_err(|e| format!("preference '{text}': move '{word}' {e}"))?;
         pos.make_move(m);
         line.push(m);
     }
