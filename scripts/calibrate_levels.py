@@ -9,19 +9,19 @@ Pairings:
   ladder    each rank against the rank below it (the gaps the ratings claim)
   span      wider gaps (1100-1500, 1500-1900, 2200-2600): the scale's slope
             with fewer games than a chain of neighbours
-  anchors   some ranks against fixed references: full-strength Chariot at a
-            fixed node count, Fairy-Stockfish with its Skill Level, MaxQi, Sjaak II
+  anchors   the ranks against fixed references: full-strength Chariot at a
+            fixed node count, MaxQi and Sjaak II at a fixed depth,
+            Fairy-Stockfish with its Skill Level at a fixed node count
   all       all three
 
 Pairings already in the output file are skipped (a run can be resumed).
 
 Games have fixed limits, not clocks, so the results do not depend on the
-machine's load: level against level with `go depth 60`, which does not bind
-(each level stops at its own node budget); a level against a reference with
-the reference's limit, which the referee sends to both engines, chosen so
-that it does not bind the level either (`go nodes N` with N at least the
-level's budget, or a depth the level does not reach). Everything runs under
-`nice -n 19`, one game at a time.
+machine's load: the referee sends `go depth 60` (`sd 60`), which does not
+bind a level (each level stops at its own node budget); a reference gets
+its own fixed limit through scripts/calibration/fixed_limit.py, which
+rewrites the limit between the referee and the engine. Everything runs
+under `nice -n 19`, one game at a time.
 
     python3 scripts/calibrate_levels.py run --pairs ladder --games 20 --out calib.tsv
     python3 scripts/calibrate_levels.py table calib.tsv
@@ -47,17 +47,28 @@ CHINESE = {p: c for p, c, _ in RANKS}
 # A level's own node budget binds long before this depth.
 LEVEL_DEPTH = 60
 
-# Anchor pairings: (level, reference, limit mode, limit). Full-strength
-# Chariot at a node count, Fairy-Stockfish with a Skill Level at a node count,
-# MaxQi and Sjaak II (xboard: no node limit) at a depth the levels tested
-# against them do not reach (about 3 for 县丞, 4 for 常侍).
+# Anchor pairings: (level, reference). A reference plays at its own fixed
+# limit, set by scripts/calibration/fixed_limit.py between the referee and
+# the engine, while the level is unlimited (`go depth 60`: it stops at its
+# own node budget):
+#   chariot-nN   full-strength Chariot, `go nodes N`
+#   maxqi-dD     MaxQi at depth D (xboard `sd D`)
+#   sjaak-dD     Sjaak II at depth D
+#   fsf-sS-nN    Fairy-Stockfish with Skill Level S, `go nodes N`
+# Each reference is fixed (it does not change when the levels are refitted),
+# and each is played by neighbouring ranks, so the gap between two ranks is
+# measured a second way: as the difference of their scores against it.
 ANCHORS = [
-    ("caomin", "chariot", "nodes", 2000), ("xiancheng", "chariot", "nodes", 2000),
-    ("wang", "chariot", "nodes", 50000),
-    ("xiancheng", "fsf-skill0", "nodes", 50000), ("changshi", "fsf-skill0", "nodes", 50000),
-    ("jiangjun", "fsf-skill5", "nodes", 50000), ("wang", "fsf-skill10", "nodes", 50000),
-    ("xiancheng", "maxqi", "depth", 5), ("changshi", "maxqi", "depth", 5),
-    ("xiancheng", "sjaak", "depth", 5), ("changshi", "sjaak", "depth", 5),
+    ("caomin", "chariot-n100"), ("xiancheng", "chariot-n100"),
+    ("xiancheng", "chariot-n250"), ("xianling", "chariot-n250"), ("duwei", "chariot-n250"),
+    ("xiaowei", "chariot-n250"),
+    ("xiaowei", "chariot-n1000"), ("changshi", "chariot-n1000"), ("zhonglangjiang", "chariot-n1000"),
+    ("taishou", "chariot-n1000"), ("cishi", "chariot-n1000"),
+    ("cishi", "chariot-n4000"), ("jiangjun", "chariot-n4000"), ("taiwei", "chariot-n4000"),
+    ("taiwei", "chariot-n16000"), ("dajiangjun", "chariot-n16000"), ("wang", "chariot-n16000"),
+    ("xiancheng", "maxqi-d2"), ("changshi", "maxqi-d3"), ("jiangjun", "maxqi-d4"),
+    ("xiancheng", "sjaak-d2"), ("changshi", "sjaak-d3"), ("jiangjun", "sjaak-d4"),
+    ("changshi", "fsf-s0-n20000"), ("wang", "fsf-s10-n20000"),
 ]
 SPAN = [("changshi", "xiancheng"), ("jiangjun", "changshi"), ("wang", "taiwei")]
 
@@ -66,18 +77,26 @@ def level_engine(chariot, level):
     return ["name=%s" % level, "cmd=%s" % chariot, "proto=uci", "opt:Level=%s" % level]
 
 
+PROXY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibration", "fixed_limit.py")
+
+
 def reference_engine(chariot, ref):
-    if ref == "chariot":
-        return ["name=%s" % ref, "cmd=%s" % chariot, "proto=uci"]
-    if ref.startswith("maxqi"):
-        return ["name=%s" % ref, "cmd=/usr/games/maxqi", "proto=xboard"]
-    if ref.startswith("sjaak"):
-        return ["name=%s" % ref, "cmd=/usr/games/sjaakii", "proto=xboard", "fen_letters=he"]
-    if ref.startswith("fsf-skill"):
-        skill = ref[len("fsf-skill"):]
-        return ["name=%s" % ref, "cmd=/usr/games/fairy-stockfish", "proto=uci", "opt:Skill Level=%s" % skill,
-                "opt:Threads=1", "opt:Hash=16"]
-    raise SystemExit("unknown reference %s" % ref)
+    """The referee's engine spec of a reference named as in ANCHORS."""
+    m = re.fullmatch(r"(chariot|maxqi|sjaak|fsf)(?:-s(\d+))?-([nd])(\d+)", ref)
+    if not m:
+        raise SystemExit("unknown reference %s" % ref)
+    engine, skill, kind, limit = m.group(1), m.group(2), m.group(3), m.group(4)
+    kind = "nodes" if kind == "n" else "depth"
+    program = {"chariot": chariot, "maxqi": "/usr/games/maxqi", "sjaak": "/usr/games/sjaakii",
+               "fsf": "/usr/games/fairy-stockfish"}[engine]
+    proto = "xboard" if engine in ("maxqi", "sjaak") else "uci"
+    spec = ["name=%s" % ref, "cmd=%s %s %s %s -- %s" % (sys.executable, PROXY, proto, kind, limit, program),
+            "proto=%s" % proto]
+    if engine == "sjaak":
+        spec.append("fen_letters=he")
+    if engine == "fsf":
+        spec += ["opt:Skill Level=%s" % skill, "opt:Threads=1", "opt:Hash=16"]
+    return spec
 
 
 def play(args, first, second, mode, limit):
@@ -126,7 +145,7 @@ def run(args):
     if args.pairs in ("span", "all"):
         pairs += [(a, b, "depth", LEVEL_DEPTH) for a, b in SPAN]
     if args.pairs in ("anchors", "all"):
-        pairs += ANCHORS
+        pairs += [(level, ref, "depth", LEVEL_DEPTH) for level, ref in ANCHORS]
     done = set()
     if os.path.exists(args.out):
         with open(args.out) as f:
@@ -143,6 +162,36 @@ def run(args):
         with open(args.out, "a") as f:
             f.write(row + "\n")
         print(row, flush=True)
+
+
+def describe_reference(ref):
+    m = re.fullmatch(r"(chariot|maxqi|sjaak|fsf)(?:-s(\d+))?-([nd])(\d+)", ref)
+    if not m:
+        return ref
+    engine, skill, kind, limit = m.groups()
+    name = {"chariot": "Chariot (full strength)", "maxqi": "MaxQi", "sjaak": "Sjaak II",
+            "fsf": "Fairy-Stockfish Skill %s" % skill}[engine]
+    return "%s, %s %s" % (name, "nodes" if kind == "n" else "depth", limit)
+
+
+def anchor_gaps(merged):
+    """Ranks that played the same reference: the gap between them measured
+    as the difference of their results against it."""
+    by_ref = {}
+    for (level, other, mode, limit), (n, w, d, l) in merged.items():
+        if other not in NOMINAL and (mode, limit) == ("depth", LEVEL_DEPTH) and 0 < w + d / 2 < n:
+            by_ref.setdefault(other, []).append((NOMINAL[level], level, elo_diff(w, d, l)[0]))
+    rows = []
+    for ref, levels in by_ref.items():
+        levels.sort()
+        for (na, a, ea), (nb, b, eb) in zip(levels, levels[1:]):
+            rows.append((describe_reference(ref), a, b, eb - ea, nb - na))
+    if rows:
+        print()
+        print("| reference | ranks | gap measured through the reference | nominal gap |")
+        print("| --- | --- | --- | --- |")
+        for ref, a, b, gap, nominal in rows:
+            print("| %s | %s %s - %s %s | %+.0f | %+d |" % (ref, CHINESE[b], b, CHINESE[a], a, gap, nominal))
 
 
 def table(args):
@@ -165,12 +214,18 @@ def table(args):
         e, text = elo_diff(w, d, l)
         score = 100 * (w + d / 2) / n
         nominal = "%+d" % (NOMINAL[level] - NOMINAL[other]) if other in NOMINAL else "-"
-        opp = "%s %s" % (CHINESE[other], other) if other in NOMINAL else "%s, %s %d" % (other, mode, limit)
+        if other in NOMINAL:
+            opp = "%s %s" % (CHINESE[other], other)
+        elif (mode, limit) == ("depth", LEVEL_DEPTH):
+            opp = describe_reference(other)
+        else:
+            opp = "%s, %s %d for both" % (other, mode, limit)
         print("| %s %s | %s | %d | %d-%d-%d | %.0f%% | %s | %s |" % (
             CHINESE[level], level, opp, n, w, d, l, score, text, nominal))
         if other in NOMINAL:
             # A clean sweep has no finite difference: the chain stops there.
             chain[(other, level)] = e if 0 < w + d / 2 < n else None
+    anchor_gaps(merged)
     # The ladder as one scale: each rank's rating from the one below it,
     # anchored at 县丞 = 1100.
     names = [p for p, _, _ in RANKS]

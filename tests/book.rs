@@ -363,7 +363,15 @@ fn books_from_wxf_and_chinese_records_equal_the_iccs_book() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(body(&std::fs::read_to_string(&out_file).unwrap()), body(&expected), "{}", input.display());
     }
-    let out = chariot(&["book", "build", wxf.to_str().unwrap(), "-o", dir.join("p.book").to_str().unwrap(), "--prefer", "C2.5=0"]);
+    let out = chariot(&[
+        "book",
+        "build",
+        wxf.to_str().unwrap(),
+        "-o",
+        dir.join("p.book").to_str().unwrap(),
+        "--prefer",
+        "C2.5=0",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let show = chariot(&["book", "show", "--book", dir.join("p.book").to_str().unwrap()]);
     let text = String::from_utf8_lossy(&show.stdout);

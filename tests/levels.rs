@@ -6,13 +6,10 @@ use chariot::position::Position;
 use chariot::search::TranspositionTable;
 use chariot::strength::{self, adaptive};
 use chariot::types::{Color, Move, PieceKind};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
 
-/// Long enough that only a hang trips it.
-const HANG: Duration = Duration::from_secs(20);
+mod common;
+use common::Session;
+use std::time::Duration;
 
 /// Middlegame positions: dev openings played on by Chariot at depth 5.
 const MIDDLEGAMES: [&str; 12] = [
@@ -42,81 +39,6 @@ const RED_BETTER: &str = "4k4/9/9/9/9/4P4/9/9/4A4/4K4 w - - 0 1";
 /// pawns: clearly lost, but not mated within a shallow search.
 const RED_CLEARLY_LOST: &str = "2bak4/4a4/4b1n2/p7p/2c6/9/4P4/9/4A4/r2AK4 w - - 0 1";
 
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Session {
-    fn start(dialect: &str) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting chariot");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().expect("stdin");
-        let mut s = Session { child, stdin, lines };
-        s.send(dialect);
-        s.until(|l| l == format!("{dialect}ok"));
-        s
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("writing to chariot");
-        self.stdin.flush().expect("flushing");
-    }
-
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut got = Vec::new();
-        loop {
-            let line = self.lines.recv_timeout(HANG).unwrap_or_else(|_| panic!("no output; got so far:\n{got:?}"));
-            let stop = done(&line);
-            got.push(line);
-            if stop {
-                return got;
-            }
-        }
-    }
-
-    /// Sends `isready`; the lines before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut got = self.until(|l| l == "readyok");
-        got.pop();
-        got
-    }
-
-    /// `go ...`: its output, the answer last.
-    fn go(&mut self, args: &str) -> Vec<String> {
-        self.send(&format!("go {args}"));
-        self.until(|l| l.starts_with("bestmove") || l == "nobestmove")
-    }
-
-    fn set(&mut self, name: &str, value: &str) {
-        self.send(&format!("setoption name {name} value {value}"));
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn answer_move(out: &[String]) -> Move {
     let answer = out.last().expect("an answer");
     let word = answer.split_whitespace().nth(1).expect("bestmove has a move");
@@ -133,7 +55,7 @@ fn pos(fen: &str) -> Position {
 
 /// The moves a level plays in the middlegame positions (one session, seed 1).
 fn level_moves(level: &str) -> Vec<Move> {
-    let mut s = Session::start("uci");
+    let mut s = Session::uci();
     s.set("RandomSeed", "1");
     s.set("Level", level);
     MIDDLEGAMES
@@ -165,7 +87,7 @@ fn lower_levels_lose_more_by_a_full_strength_judgement() {
 fn level_names_in_pinyin_or_chinese_set_the_rating() {
     // 常侍 = changshi = UCI_Elo 1500 with limiting on: the same seeded game.
     let play = |setup: &[(&str, &str)]| {
-        let mut s = Session::start("uci");
+        let mut s = Session::uci();
         s.set("RandomSeed", "7");
         for (name, value) in setup {
             s.set(name, value);
@@ -186,7 +108,7 @@ fn level_names_in_pinyin_or_chinese_set_the_rating() {
     assert_eq!(answers(&chinese), answers(&elo));
     // A limited level thinks briefly: one info line per move, within the
     // level's node budget.
-    let mut s = Session::start("uci");
+    let mut s = Session::uci();
     s.set("Level", "changshi");
     s.send(&format!("position fen {}", MIDDLEGAMES[0]));
     let out = s.go("depth 60");
@@ -205,7 +127,7 @@ fn level_names_in_pinyin_or_chinese_set_the_rating() {
 
 #[test]
 fn bad_level_values_are_reported_and_change_nothing() {
-    let mut s = Session::start("uci");
+    let mut s = Session::uci();
     for (name, value) in [("Level", "emperor"), ("UCI_Elo", "3000"), ("UCI_Elo", "-1"), ("Randomness", "wild")] {
         s.set(name, value);
         let out = s.sync();
@@ -219,7 +141,7 @@ fn bad_level_values_are_reported_and_change_nothing() {
 
 #[test]
 fn handshakes_announce_ascii_level_names() {
-    let mut s = Session::start("uci");
+    let mut s = Session::uci();
     s.send("uci");
     let lines = s.until(|l| l == "uciok");
     let level = lines.iter().find(|l| l.starts_with("option name Level type combo")).expect("Level option");
@@ -228,7 +150,7 @@ fn handshakes_announce_ascii_level_names() {
     {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name}"))), "{name}");
     }
-    let mut s = Session::start("ucci");
+    let mut s = Session::ucci();
     s.send("ucci");
     let lines = s.until(|l| l == "ucciok");
     for name in ["level type combo", "elo type spin", "limitstrength type check", "randomness type combo"] {
@@ -247,7 +169,7 @@ fn handshakes_announce_ascii_level_names() {
 fn the_lowest_levels_play_whole_games_of_legal_moves() {
     // Each level plays both sides of a game from the start.
     for level in ["caomin", "xiancheng"] {
-        let mut s = Session::start("uci");
+        let mut s = Session::uci();
         s.set("Level", level);
         s.set("RandomSeed", "11");
         let mut board = Position::startpos();
@@ -272,7 +194,7 @@ fn above_the_lowest_rank_no_piece_is_left_hanging() {
     // full-strength judgement finds the move sound.
     let tt = TranspositionTable::new(16);
     for seed in ["2", "3", "4"] {
-        let mut s = Session::start("uci");
+        let mut s = Session::uci();
         s.set("Level", "xiancheng");
         s.set("RandomSeed", seed);
         for fen in MIDDLEGAMES {
@@ -298,7 +220,7 @@ fn above_the_lowest_rank_no_piece_is_left_hanging() {
 
 #[test]
 fn a_level_waits_for_ponderhit_and_stop() {
-    let mut s = Session::start("uci");
+    let mut s = Session::uci();
     s.set("Level", "xiancheng");
     s.send("position startpos moves h2e2");
     s.send("go ponder wtime 10000 btime 10000");
@@ -319,7 +241,7 @@ fn a_level_waits_for_ponderhit_and_stop() {
 /// `level` and Black the library's depth-4 search.
 fn line(plies: usize, level: &str) -> Vec<String> {
     let tt = TranspositionTable::new(16);
-    let mut red = Session::start("uci");
+    let mut red = Session::uci();
     red.set("Level", level);
     red.set("RandomSeed", "3");
     let mut p = Position::startpos();
@@ -350,7 +272,7 @@ fn line(plies: usize, level: &str) -> Vec<String> {
 }
 
 fn friendly_estimate(moves: &[String]) -> (i32, usize) {
-    let mut s = Session::start("uci");
+    let mut s = Session::uci();
     s.set("Friendly", "true");
     s.set("RandomSeed", "5");
     s.send(&format!("position startpos moves {}", moves.join(" ")));
@@ -377,7 +299,7 @@ fn friendly_mode_rates_a_weak_opponent_below_a_strong_one() {
 
 #[test]
 fn ucci_resigns_after_n_moves_at_or_below_the_threshold() {
-    let mut s = Session::start("ucci");
+    let mut s = Session::ucci();
     s.send("setoption resignmode score");
     s.send("setoption resignscore -500");
     s.send("setoption resignmoves 3");
@@ -422,7 +344,7 @@ fn ucci_resigns_after_n_moves_at_or_below_the_threshold() {
 
 #[test]
 fn ucci_accepts_a_draw_within_the_configured_margin() {
-    let mut s = Session::start("ucci");
+    let mut s = Session::ucci();
     let offered = |s: &mut Session, fen: &str| {
         s.send(&format!("position fen {fen}"));
         s.go("draw depth 4").last().unwrap().ends_with(" draw")
@@ -449,7 +371,7 @@ fn ucci_accepts_a_draw_within_the_configured_margin() {
 
 #[test]
 fn uci_gets_hints_instead_of_draw_and_resign_words() {
-    let mut s = Session::start("uci");
+    let mut s = Session::uci();
     let cases = [
         (DEAD_DRAW, "depth 4", "Chariot would offer a draw"),
         (BLACK_LOST, "depth 4", "Chariot would resign"),

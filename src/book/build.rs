@@ -46,7 +46,8 @@ pub fn parse_preference(text: &str) -> Result<Preference, String> {
     let mut pos = Position::startpos();
     let mut line = Vec::new();
     for word in line_text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
-        let m = crate::notation::parse_move(&pos, word).map_err(|e| format!("preference '{text}': move '{word}' {e}"))?;
+        let m =
+            crate::notation::parse_move(&pos, word).map_err(|e| format!("preference '{text}': move '{word}' {e}"))?;
         pos.make_move(m);
         line.push(m);
     }

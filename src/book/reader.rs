@@ -96,9 +96,7 @@ fn with_moves_word(line: &str) -> String {
     }
     // fen, board, side, then at most four `-` or number fields.
     let mut end = (fen_at + 3).min(words.len());
-    while end < words.len()
-        && end < fen_at + 7
-        && (words[end] == "-" || words[end].bytes().all(|b| b.is_ascii_digit()))
+    while end < words.len() && end < fen_at + 7 && (words[end] == "-" || words[end].bytes().all(|b| b.is_ascii_digit()))
     {
         end += 1;
     }
