@@ -32,6 +32,7 @@ import math
 import os
 import re
 import subprocess
+import tempfile
 import sys
 
 TOOLS = "/work/shared/tools"
@@ -59,16 +60,18 @@ LEVEL_DEPTH = 60
 # and each is played by neighbouring ranks, so the gap between two ranks is
 # measured a second way: as the difference of their scores against it.
 ANCHORS = [
-    ("caomin", "chariot-n100"), ("xiancheng", "chariot-n100"),
+    ("caomin", "chariot-n100"),
     ("xiancheng", "chariot-n250"), ("xianling", "chariot-n250"), ("duwei", "chariot-n250"),
     ("xiaowei", "chariot-n250"),
     ("xiaowei", "chariot-n1000"), ("changshi", "chariot-n1000"), ("zhonglangjiang", "chariot-n1000"),
-    ("taishou", "chariot-n1000"), ("cishi", "chariot-n1000"),
-    ("cishi", "chariot-n4000"), ("jiangjun", "chariot-n4000"), ("taiwei", "chariot-n4000"),
+    ("taishou", "chariot-n1000"),
+    ("taishou", "chariot-n3000"), ("cishi", "chariot-n3000"), ("jiangjun", "chariot-n3000"),
+    ("taiwei", "chariot-n3000"),
     ("taiwei", "chariot-n16000"), ("dajiangjun", "chariot-n16000"), ("wang", "chariot-n16000"),
-    ("xiancheng", "maxqi-d2"), ("changshi", "maxqi-d3"), ("jiangjun", "maxqi-d4"),
-    ("xiancheng", "sjaak-d2"), ("changshi", "sjaak-d3"), ("jiangjun", "sjaak-d4"),
+    ("xiancheng", "maxqi-d2"), ("changshi", "maxqi-d3"),
+    ("xiancheng", "sjaak-d2"), ("changshi", "sjaak-d3"),
     ("changshi", "fsf-s0-n20000"), ("wang", "fsf-s10-n20000"),
+    ("xiancheng", "fsf-s0-n20000"), ("jiangjun", "maxqi-d4"), ("jiangjun", "sjaak-d4"),
 ]
 SPAN = [("changshi", "xiancheng"), ("jiangjun", "changshi"), ("wang", "taiwei")]
 
@@ -90,7 +93,7 @@ def reference_engine(chariot, ref):
     program = {"chariot": chariot, "maxqi": "/usr/games/maxqi", "sjaak": "/usr/games/sjaakii",
                "fsf": "/usr/games/fairy-stockfish"}[engine]
     proto = "xboard" if engine in ("maxqi", "sjaak") else "uci"
-    spec = ["name=%s" % ref, "cmd=%s %s %s %s -- %s" % (sys.executable, PROXY, proto, kind, limit, program),
+    spec = ["name=%s" % ref, "cmd=%s %s %s %s %s -- %s" % (sys.executable, PROXY, proto, kind, limit, program),
             "proto=%s" % proto]
     if engine == "sjaak":
         spec.append("fen_letters=he")
@@ -146,6 +149,10 @@ def run(args):
         pairs += [(a, b, "depth", LEVEL_DEPTH) for a, b in SPAN]
     if args.pairs in ("anchors", "all"):
         pairs += [(level, ref, "depth", LEVEL_DEPTH) for level, ref in ANCHORS]
+    # Shards split the full list, so a resumed run keeps its share.
+    if args.shard:
+        k, n = map(int, args.shard.split("/"))
+        pairs = pairs[k - 1::n]
     done = set()
     if os.path.exists(args.out):
         with open(args.out) as f:
@@ -154,6 +161,14 @@ def run(args):
     if args.only:
         wanted = set(args.only.split(","))
         pairs = [p for p in pairs if p[0] in wanted or p[1] in wanted]
+    if args.first_opening > 1:
+        # Later openings of the set, for more games of the same pairings
+        # (the table adds the rows up).
+        lines = [l for l in open(args.openings) if l.strip() and not l.startswith("#")]
+        subset = os.path.join(tempfile.gettempdir(), "openings-from-%d-%d.txt" % (args.first_opening, os.getpid()))
+        with open(subset, "w") as f:
+            f.writelines(lines[args.first_opening - 1:])
+        args.openings = subset
     for level, other, mode, limit in pairs:
         first = level_engine(args.chariot, level)
         second = level_engine(args.chariot, other) if other in NOMINAL else reference_engine(args.chariot, other)
@@ -172,6 +187,27 @@ def describe_reference(ref):
     name = {"chariot": "Chariot (full strength)", "maxqi": "MaxQi", "sjaak": "Sjaak II",
             "fsf": "Fairy-Stockfish Skill %s" % skill}[engine]
     return "%s, %s %s" % (name, "nodes" if kind == "n" else "depth", limit)
+
+
+def fitted_scale(merged):
+    """Every rank's and every reference's rating from all pairings at once:
+    least squares on `rating(first) - rating(second) = measured difference`,
+    each pairing weighted by its games, with 县丞 fixed at 1100 (Gauss-Seidel
+    iterations). Pairings without a finite difference (a clean sweep) and
+    ranks or references joined to 县丞 by none are left out."""
+    edges = []
+    for (level, other, mode, limit), (n, w, d, l) in merged.items():
+        if 0 < w + d / 2 < n:
+            ref = other if other in NOMINAL or (mode, limit) == ("depth", LEVEL_DEPTH) else "%s-%s%d" % (other, mode, limit)
+            edges.append((level, ref, elo_diff(w, d, l)[0], n))
+    rating = {"xiancheng": 1100.0}
+    for _ in range(500):
+        for node in {x for e in edges for x in e[:2]} - {"xiancheng"}:
+            terms = [(rating[b] + diff, n) for a, b, diff, n in edges if a == node and b in rating]
+            terms += [(rating[a] - diff, n) for a, b, diff, n in edges if b == node and a in rating]
+            if terms:
+                rating[node] = sum(v * n for v, n in terms) / sum(n for _, n in terms)
+    return rating
 
 
 def anchor_gaps(merged):
@@ -196,11 +232,12 @@ def anchor_gaps(merged):
 
 def table(args):
     rows = []
-    with open(args.tsv) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                level, other, mode, limit, n, w, d, l = line.split("\t")
-                rows.append((level, other, mode, int(limit), int(n), int(w), int(d), int(l)))
+    for path in args.tsv:
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    level, other, mode, limit, n, w, d, l = line.split("\t")
+                    rows.append((level, other, mode, int(limit), int(n), int(w), int(d), int(l)))
     # Rows of the same pairing add up.
     merged = {}
     for level, other, mode, limit, n, w, d, l in rows:
@@ -226,6 +263,18 @@ def table(args):
             # A clean sweep has no finite difference: the chain stops there.
             chain[(other, level)] = e if 0 < w + d / 2 < n else None
     anchor_gaps(merged)
+    rating = fitted_scale(merged)
+    if len(rating) > 1:
+        print()
+        print("| rank | nominal | fitted from these games (县丞 = 1100) |")
+        print("| --- | --- | --- |")
+        for p, c, elo in RANKS:
+            if p in rating:
+                print("| %s %s | %d | %.0f |" % (c, p, elo, rating[p]))
+        refs = sorted((r, n) for n, r in rating.items() if n not in NOMINAL)
+        if refs:
+            print()
+            print("References on the same scale: " + ", ".join("%s %.0f" % (describe_reference(n), r) for r, n in refs))
     # The ladder as one scale: each rank's rating from the one below it,
     # anchored at 县丞 = 1100.
     names = [p for p, _, _ in RANKS]
@@ -252,11 +301,15 @@ def main():
     r.add_argument("--openings", default=os.path.join(TOOLS, "openings", "dev-openings.txt"))
     r.add_argument("--pairs", choices=["ladder", "span", "anchors", "all"], default="ladder")
     r.add_argument("--only", help="comma-separated level or reference names to restrict the pairings")
+    r.add_argument("--first-opening", type=int, default=1,
+                   help="start at this opening of the set: more games of the same pairings on new openings, "
+                        "written to another --out file (the table adds the files up)")
+    r.add_argument("--shard", help="K/N: play only every Nth pairing from the Kth (to run N side by side)")
     r.add_argument("--games", type=int, default=20, help="games per pairing (openings x 2 colours)")
     r.add_argument("--out", default="calibration.tsv")
     r.add_argument("--pgn")
     t = sub.add_parser("table", help="print the Markdown calibration table from a TSV file")
-    t.add_argument("tsv")
+    t.add_argument("tsv", nargs="+", help="result files; rows of the same pairing add up")
     args = ap.parse_args()
     args.chariot = os.path.abspath(args.chariot) if args.command == "run" else None
     (run if args.command == "run" else table)(args)

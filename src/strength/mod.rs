@@ -235,9 +235,14 @@ struct Anchor {
     blind_chance: f64,
 }
 
-const ANCHORS: [Anchor; 6] = [
+const ANCHORS: [Anchor; 8] = [
     Anchor { elo: 0, nodes: 60, temperature: 400.0, blind_chance: 0.6 },
     Anchor { elo: 1100, nodes: 1900, temperature: 70.0, blind_chance: 0.25 },
+    // 1200 measured level with 1100 on the plain 1100-1500 curve (ladder and
+    // fixed reference: the search reaches the same depths with 1,900 and
+    // 2,400 nodes), so it gets its own point; 1300 is the curve's old value.
+    Anchor { elo: 1200, nodes: 2800, temperature: 59.0, blind_chance: 0.21 },
+    Anchor { elo: 1300, nodes: 3082, temperature: 57.5, blind_chance: 0.205 },
     Anchor { elo: 1500, nodes: 5000, temperature: 45.0, blind_chance: 0.16 },
     Anchor { elo: 1900, nodes: 11_700, temperature: 29.0, blind_chance: 0.1 },
     Anchor { elo: 2200, nodes: 20_000, temperature: 22.0, blind_chance: 0.07 },
