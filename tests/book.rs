@@ -3,9 +3,11 @@
 //! banmoves, repetition rules, illegal entries, corrupt files and analysis
 //! modes that must not use the book.
 
-use std::io::Write;
+mod common;
+
+use common::Session;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 /// The red rook checks on ranks 9 and 8 by turns (see rules_scenarios.txt:
@@ -48,25 +50,15 @@ fn build_test_book(dir: &Path) -> String {
 }
 
 /// Runs one protocol session: the lines, then `quit`; returns stdout lines.
-/// stderr must stay empty and the process must end by itself.
+/// The harness checks the session (clean exit, quiet stderr, one answer per
+/// `go`).
 fn session(lines: &[String]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starting chariot");
-    let mut stdin = child.stdin.take().unwrap();
+    let mut s = Session::start();
     for l in lines {
-        writeln!(stdin, "{l}").unwrap();
+        s.send(l);
     }
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    assert!(out.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+    s.send("quit");
+    s.finish()
 }
 
 fn lines(text: &[&str]) -> Vec<String> {
