@@ -189,24 +189,30 @@ def describe_reference(ref):
     return "%s, %s %s" % (name, "nodes" if kind == "n" else "depth", limit)
 
 
-def fitted_scale(merged):
-    """Every rank's and every reference's rating from all pairings at once:
-    least squares on `rating(first) - rating(second) = measured difference`,
-    each pairing weighted by its games, with 县丞 fixed at 1100 (Gauss-Seidel
-    iterations). Pairings without a finite difference (a clean sweep) and
-    ranks or references joined to 县丞 by none are left out."""
+def fitted_scale(merged, fixed=None):
+    """Every rank's and every reference's rating from the pairings at once:
+    weighted least squares on `rating(first) - rating(second) = measured
+    difference`, each pairing weighted by the inverse variance of its
+    difference (so a near-sweep, whose difference is very uncertain, counts
+    little), with 县丞 fixed at 1100, or the ratings in `fixed` (Gauss-Seidel
+    iterations). Clean sweeps and ranks or references joined to a fixed one
+    by no pairing are left out."""
     edges = []
     for (level, other, mode, limit), (n, w, d, l) in merged.items():
         if 0 < w + d / 2 < n:
             ref = other if other in NOMINAL or (mode, limit) == ("depth", LEVEL_DEPTH) else "%s-%s%d" % (other, mode, limit)
-            edges.append((level, ref, elo_diff(w, d, l)[0], n))
-    rating = {"xiancheng": 1100.0}
+            s = (w + d / 2) / n
+            var_score = max((w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / n / n, 0.25 / n / n)
+            slope = 400 / math.log(10) / (s * (1 - s))
+            edges.append((level, ref, elo_diff(w, d, l)[0], 1 / (var_score * slope * slope)))
+    fixed = fixed or {"xiancheng": 1100.0}
+    rating = dict(fixed)
     for _ in range(500):
-        for node in {x for e in edges for x in e[:2]} - {"xiancheng"}:
-            terms = [(rating[b] + diff, n) for a, b, diff, n in edges if a == node and b in rating]
-            terms += [(rating[a] - diff, n) for a, b, diff, n in edges if b == node and a in rating]
+        for node in {x for e in edges for x in e[:2]} - set(fixed):
+            terms = [(rating[b] + diff, wt) for a, b, diff, wt in edges if a == node and b in rating]
+            terms += [(rating[a] - diff, wt) for a, b, diff, wt in edges if b == node and a in rating]
             if terms:
-                rating[node] = sum(v * n for v, n in terms) / sum(n for _, n in terms)
+                rating[node] = sum(v * wt for v, wt in terms) / sum(wt for _, wt in terms)
     return rating
 
 
@@ -263,33 +269,34 @@ def table(args):
             # A clean sweep has no finite difference: the chain stops there.
             chain[(other, level)] = e if 0 < w + d / 2 < n else None
     anchor_gaps(merged)
-    rating = fitted_scale(merged)
-    if len(rating) > 1:
+    # Each rank's rating three ways: from the games between ranks only, from
+    # the games against full-strength Chariot at fixed node counts only, and
+    # from both. Other engines are not used to fit the ranks (results across
+    # engine families are not transitive: a weak level exploits a
+    # Skill-Level Fairy-Stockfish better than its rating says); they are
+    # placed on the scale afterwards, as a reading aid.
+    ladder = {k: v for k, v in merged.items() if k[1] in NOMINAL}
+    chariot = {k: v for k, v in merged.items() if k[1].startswith("chariot-n")}
+    scales = [("ranks against ranks", fitted_scale(ladder)), ("against Chariot at fixed nodes", fitted_scale(chariot)),
+              ("both", fitted_scale({**ladder, **chariot}))]
+    scales = [(name, r) for name, r in scales if len(r) > 1]
+    if len(scales) == 2:
+        scales = scales[:1]  # "both" is the one kind there is
+    if scales:
         print()
-        print("| rank | nominal | fitted from these games (县丞 = 1100) |")
-        print("| --- | --- | --- |")
+        print("| rank | nominal | " + " | ".join("fitted: %s" % name for name, _ in scales) + " |")
+        print("| --- | --- |" + " --- |" * len(scales))
         for p, c, elo in RANKS:
-            if p in rating:
-                print("| %s %s | %d | %.0f |" % (c, p, elo, rating[p]))
-        refs = sorted((r, n) for n, r in rating.items() if n not in NOMINAL)
+            if any(p in r for _, r in scales):
+                cells = ["%.0f" % r[p] if p in r else "-" for _, r in scales]
+                print("| %s %s | %d | %s |" % (c, p, elo, " | ".join(cells)))
+        ranks = {n: r for n, r in scales[-1][1].items() if n in NOMINAL}
+        placed = fitted_scale(merged, fixed=ranks)
+        refs = sorted((r, n) for n, r in placed.items() if n not in NOMINAL)
         if refs:
             print()
-            print("References on the same scale: " + ", ".join("%s %.0f" % (describe_reference(n), r) for r, n in refs))
-    # The ladder as one scale: each rank's rating from the one below it,
-    # anchored at 县丞 = 1100.
-    names = [p for p, _, _ in RANKS]
-    if all(chain.get((a, b)) is not None for a, b in zip(names[1:], names[2:])):
-        print()
-        print("| rank | nominal | measured (ladder, 县丞 = 1100) |")
-        print("| --- | --- | --- |")
-        rating = {"xiancheng": 1100.0}
-        if chain.get(("caomin", "xiancheng")) is not None:
-            rating["caomin"] = 1100.0 - chain[("caomin", "xiancheng")]
-        for a, b in zip(names[1:], names[2:]):
-            rating[b] = rating[a] + chain[(a, b)]
-        for p, c, elo in RANKS:
-            if p in rating:
-                print("| %s %s | %d | %.0f |" % (c, p, elo, rating[p]))
+            print("The references on the last scale: " +
+                  ", ".join("%s %.0f" % (describe_reference(n), r) for r, n in refs))
 
 
 def main():
