@@ -2,8 +2,9 @@
 //! transposition table and a search running in the background. It never
 //! prints; the protocol layer formats what the search reports.
 
-use crate::book::{self, Book, Entry, Rng};
+use crate::book::{self, Book, Entry};
 use crate::position::{FenError, Position};
+use crate::rng::Rng;
 use crate::rules;
 use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Signals, TranspositionTable};
 use crate::strength::{self, GameMemory, PlayContext};
@@ -170,10 +171,6 @@ impl Engine {
         self.memory().scores().to_vec()
     }
 
-    pub fn strength(&self) -> &strength::Settings {
-        &self.strength
-    }
-
     pub fn strength_mut(&mut self) -> &mut strength::Settings {
         &mut self.strength
     }
@@ -217,14 +214,8 @@ impl Engine {
             .name("search-main".to_string())
             .stack_size(16 * 1024 * 1024)
             .spawn(move || {
-                let run = || {
-                    if settings.active() {
-                        let cx = PlayContext { settings: &settings, memory: &memory };
-                        strength::play(&game, &limits, &config, &tt, &thread_signals, &*listener, &cx)
-                    } else {
-                        search::search(&game, &limits, &config, &tt, &thread_signals, &*listener)
-                    }
-                };
+                let cx = PlayContext { settings: &settings, memory: &memory };
+                let run = || think(&game, &limits, &config, &tt, &thread_signals, &*listener, &cx);
                 // A bug in the search must not leave the GUI waiting for a
                 // move: answer with any legal one (the panic itself is
                 // reported on stderr by the panic hook).
@@ -251,12 +242,8 @@ impl Engine {
     pub fn play_blocking(&mut self, limits: &Limits, listener: &dyn Listener) -> Outcome {
         self.stop();
         let signals = Signals::default();
-        let outcome = if self.strength.active() {
-            let cx = PlayContext { settings: &self.strength, memory: &self.memory };
-            strength::play(&self.game, limits, &self.config, &self.tt, &signals, listener, &cx)
-        } else {
-            search::search(&self.game, limits, &self.config, &self.tt, &signals, listener)
-        };
+        let cx = PlayContext { settings: &self.strength, memory: &self.memory };
+        let outcome = think(&self.game, limits, &self.config, &self.tt, &signals, listener, &cx);
         if let Some(best) = outcome.best {
             self.memory().record_answer(&self.position, best, outcome.score);
         }
@@ -453,6 +440,24 @@ impl Engine {
 /// `BookFile` values that mean the built-in book (GUIs send `<empty>` for
 /// an empty string).
 const BUILT_IN_NAMES: &[&str] = &["<empty>", "<built-in>", "built-in", "builtin", "default", "<default>"];
+
+/// The move for a `go`: through the strength model when a level, the
+/// friendly mode, randomness or a style is set, else the plain search.
+fn think(
+    game: &GameHistory,
+    limits: &Limits,
+    config: &Config,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    listener: &dyn Listener,
+    cx: &PlayContext,
+) -> Outcome {
+    if cx.settings.active() {
+        strength::play(game, limits, config, tt, signals, listener, cx)
+    } else {
+        search::search(game, limits, config, tt, signals, listener)
+    }
+}
 
 /// A legal move the limits allow, for when the search could not answer.
 fn fallback_move(pos: &Position, limits: &Limits) -> Option<Move> {

@@ -33,3 +33,18 @@ impl Rng {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rng_is_reproducible_and_roughly_uniform() {
+        let mut a = Rng::new(7);
+        let mut b = Rng::new(7);
+        let xs: Vec<f64> = (0..1000).map(|_| a.next_f64()).collect();
+        assert!(xs.iter().all(|&x| x == b.next_f64() && (0.0..1.0).contains(&x)));
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        assert!((0.45..0.55).contains(&mean), "{mean}");
+    }
+}

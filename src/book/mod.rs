@@ -22,6 +22,7 @@ pub mod build;
 pub mod reader;
 
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::types::{Move, Square};
 use crate::zobrist;
 use std::fmt;
@@ -256,8 +257,6 @@ pub fn mirrored_key(pos: &Position) -> u64 {
     }
     key
 }
-
-pub use crate::rng::Rng;
 
 /// Picks one of `candidates` (weight > 0): the heaviest when `best_only`,
 /// else at random with probability proportional to weight.

@@ -248,7 +248,7 @@ pub static OPTIONS: &[EngineOption] = &[
     EngineOption {
         uci_name: Some("Style"),
         ucci_name: Some("style"),
-        kind: OptionKind::Combo { default: "normal", values: &["solid", "normal", "risky"] },
+        kind: OptionKind::Combo { default: "normal", values: &Style::NAMES },
         apply: style,
     },
     EngineOption { uci_name: None, ucci_name: Some("drawoffers"), kind: OptionKind::Check(true), apply: draw_offers },

@@ -37,12 +37,8 @@ impl ResignMode {
     pub const NAMES: [&'static str; 3] = ["mated", "score", "never"];
 
     pub fn parse(text: &str) -> Option<ResignMode> {
-        match text.to_ascii_lowercase().as_str() {
-            "mated" => Some(ResignMode::Mated),
-            "score" => Some(ResignMode::Score),
-            "never" => Some(ResignMode::Never),
-            _ => None,
-        }
+        let all = [ResignMode::Mated, ResignMode::Score, ResignMode::Never];
+        Self::NAMES.iter().position(|n| n.eq_ignore_ascii_case(text)).map(|i| all[i])
     }
 }
 
