@@ -116,8 +116,8 @@ enum NotationArg {
 #[derive(Subcommand)]
 enum BookAction {
     /// Build a book from game records: plain move lists (one game per
-    /// line, optional `fen F moves` prefix and trailing result) or PGN with
-    /// ICCS moves. Errors: a message on stderr, exit code 2.
+    /// line, optional `fen F moves` prefix and trailing result) or PGN, with
+    /// ICCS, WXF or Chinese moves. Errors: a message on stderr, exit code 2.
     Build {
         /// Game files.
         #[arg(required = true)]
@@ -132,7 +132,7 @@ enum BookAction {
         #[arg(long, default_value_t = chariot::book::build::DEFAULT_MIN_GAMES)]
         min_games: u32,
         /// MOVES=FACTOR: multiply the weight of these moves (a line from the
-        /// start position, moves separated by commas) by FACTOR; 0 removes
+        /// start position, moves in any notation separated by commas) by FACTOR; 0 removes
         /// them from play. Repeatable: `--prefer h2e2=3 --prefer b2e2=3`.
         #[arg(long)]
         prefer: Vec<String>,

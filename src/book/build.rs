@@ -2,9 +2,9 @@
 //! is counted with the game's result for the side that played it; a move's
 //! weight is its result points times the user's preference for it.
 
-use super::reader::Game;
 use super::{Book, Entry};
 use crate::position::Position;
+use crate::record::GameRecord;
 use crate::rules::GameResult;
 use crate::types::Move;
 use std::collections::{HashMap, HashSet};
@@ -86,7 +86,7 @@ struct Tally {
     losses: u32,
 }
 
-pub fn build(games: &[Game], options: &BuildOptions) -> BuildReport {
+pub fn build(games: &[GameRecord], options: &BuildOptions) -> BuildReport {
     let mut tallies: HashMap<(u64, Move), Tally> = HashMap::new();
     for game in games {
         // A position and move repeated inside one game count once.
@@ -96,9 +96,9 @@ pub fn build(games: &[Game], options: &BuildOptions) -> BuildReport {
             if seen.insert((pos.key(), m)) {
                 let t = tallies.entry((pos.key(), m)).or_default();
                 match game.result {
-                    GameResult::Draw | GameResult::Ongoing => t.draws += 1,
-                    r if r == GameResult::win_for(pos.side_to_move()) => t.wins += 1,
-                    _ => t.losses += 1,
+                    None | Some(GameResult::Draw | GameResult::Ongoing) => t.draws += 1,
+                    Some(r) if r == GameResult::win_for(pos.side_to_move()) => t.wins += 1,
+                    Some(_) => t.losses += 1,
                 }
             }
             pos.make_move(m);
