@@ -206,6 +206,8 @@ impl Engine {
         let signals = Arc::new(Signals::default());
         signals.pondering.store(limits.ponder, Ordering::Relaxed);
         let start = Instant::now();
+        // The GUI's clock runs from now, not from when the search thread starts.
+        limits.clock_start = Some(start);
         let (tt, config, position, game) =
             (Arc::clone(&self.tt), self.config.clone(), self.position, self.game.clone());
         let (settings, memory) = (self.strength.clone(), Arc::clone(&self.memory));

@@ -101,6 +101,7 @@ impl GoArgs {
             clock,
             searchmoves: Vec::new(),
             banmoves: Vec::new(),
+            clock_start: None,
         }
     }
 
@@ -350,6 +351,22 @@ mod tests {
         let l = g.to_limits(Color::Red, false);
         assert!(l.ponder && !l.infinite);
         assert_eq!(parse_command("go perft 3"), Command::Perft(3));
+    }
+
+    #[test]
+    fn huge_clocks_saturate() {
+        let Command::Go(g) = parse_command("go wtime 300000000000000000 winc 4611686018427387903 btime 1e30") else {
+            panic!()
+        };
+        let l = g.to_limits(Color::Red, false);
+        assert_eq!(l.clock, Some(Clock { time_ms: 300_000_000_000_000_000, inc_ms: 1 << 62, moves_to_go: None }));
+        assert_eq!(g.to_limits(Color::Black, false).clock.map(|c| c.time_ms), Some(i64::MAX));
+        let Command::Go(g) = parse_command("go time 1e16 increment 1e16 movestogo 1e20") else { panic!() };
+        for millisec in [false, true] {
+            let c = g.to_limits(Color::Red, millisec).clock.expect("a clock");
+            assert!(c.time_ms >= 10_000_000_000_000 && c.inc_ms >= 10_000_000_000_000, "{c:?}");
+            assert_eq!(c.moves_to_go, Some(1000));
+        }
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Root moves that must not be played (UCCI `banmoves`).
     pub banmoves: Vec<Move>,
+    /// When the GUI's clock started for this move (the `go` arrived); `None`:
+    /// when the search starts.
+    pub clock_start: Option<Instant>,
 }
 
 /// Settings that come from engine options.
@@ -219,7 +222,7 @@ pub fn search(
     signals: &Signals,
     listener: &dyn Listener,
 ) -> Outcome {
-    let start = Instant::now();
+    let start = limits.clock_start.unwrap_or_else(Instant::now);
     let (_, root_position) = game.replay();
     let root = &root_position;
     tt.new_search();

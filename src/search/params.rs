@@ -30,5 +30,7 @@ pub const SEE_CAPTURE_MARGIN: i32 = -100;
 
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Main thread: how often (in nodes) to look at the clock.
-pub const TIME_CHECK_INTERVAL: u64 = 1024;
+/// How often (in nodes) a thread adds its nodes to the shared count and the
+/// main thread looks at the clock: about every millisecond on one thread, so
+/// the hard deadline is kept to within a millisecond or two.
+pub const TIME_CHECK_INTERVAL: u64 = 256;

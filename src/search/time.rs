@@ -1,4 +1,12 @@
 //! Time management: how long to think, from the clock or a fixed move time.
+//!
+//! Every move costs what the search spends plus the GUI's lag (`Move
+//! Overhead`) and brings the increment back. The plan keeps a reserve on the
+//! clock (the lag of the next moves to come, and a little more) and spends a
+//! share of what lies above it, plus the increment net of the lag. Below the
+//! reserve the spending falls towards nothing as the clock empties, so a
+//! short increment fills the clock up again instead of it draining to zero:
+//! the clock settles where a move's cost equals the increment.
 
 use std::time::Duration;
 
@@ -12,60 +20,154 @@ pub struct Clock {
 }
 
 /// The two budgets: stop starting new iterations after `optimum`, stop
-/// searching at `maximum`.
+/// searching at `maximum` (the hard deadline).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
     pub optimum: Duration,
     pub maximum: Duration,
 }
 
+/// Clock values, increments and move times beyond this (about 35 years) are
+/// taken as this: a GUI's "no hurry" must not overflow the arithmetic.
+pub const MAX_CLOCK_MS: i64 = 1 << 40;
 /// Moves we assume are left in a sudden-death game.
 const DEFAULT_MOVES_TO_GO: i64 = 32;
-/// Never plan to use more than this share of the remaining time on one move.
+const MAX_MOVES_TO_GO: i64 = 80;
+/// The reserve holds the GUI's lag for this many of the moves to come (or
+/// for all of them when fewer are left in the period).
+const LAG_MOVES: i64 = 10;
+/// And this much on top, so that a zero `Move Overhead` still keeps some.
+const BASE_RESERVE_MS: i64 = 20;
+/// Share of the net increment planned for a move (the search often runs
+/// past the optimum to finish an iteration).
+const INC_SHARE_PERCENT: i64 = 75;
+/// The hard deadline: at most this many times the optimum ...
+const MAX_OVER_OPTIMUM: i64 = 5;
+/// ... and at most this share of the clock after the lag.
 const MAX_SHARE_PERCENT: i64 = 40;
+/// The last move before the next time control may use more of it.
+const LAST_MOVE_SHARE_PERCENT: i64 = 80;
 
 pub fn budget_for_clock(clock: Clock, overhead_ms: i64) -> TimeBudget {
-    let mtg = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| (m as i64).clamp(1, 80));
-    // What we can spend safely: the clock minus the GUI's lag per move,
-    // minus a reserve for the moves still to come in this period.
-    let reserve = overhead_ms * mtg.min(10);
-    let usable = (clock.time_ms - reserve).max(0);
-    let inc = clock.inc_ms.max(0);
-    let mut optimum = usable / mtg + inc * 3 / 4;
-    let mut maximum =
-        if mtg == 1 { usable * 8 / 10 } else { (optimum * 5).min(usable * MAX_SHARE_PERCENT / 100 + inc) };
-    // Hard ceiling: never beyond what is on the clock minus the lag.
-    let ceiling = (clock.time_ms - overhead_ms).max(0);
-    maximum = maximum.min(ceiling * 9 / 10);
-    optimum = optimum.min(maximum);
-    TimeBudget {
-        optimum: Duration::from_millis(optimum.max(1) as u64),
-        maximum: Duration::from_millis(maximum.max(1) as u64),
-    }
+    let time = clock.time_ms.clamp(0, MAX_CLOCK_MS);
+    let inc = clock.inc_ms.clamp(0, MAX_CLOCK_MS);
+    let overhead = overhead_ms.clamp(0, MAX_CLOCK_MS);
+    let mtg = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| i64::from(m).clamp(1, MAX_MOVES_TO_GO));
+    let reserve = overhead * mtg.min(LAG_MOVES) + BASE_RESERVE_MS;
+    // The increment is only worth what is left of it after the lag.
+    let net_inc = (inc - overhead).max(0) * INC_SHARE_PERCENT / 100;
+    let optimum = if time >= reserve {
+        (time - reserve) / mtg + net_inc
+    } else {
+        // Falls to nothing as the clock empties: with any increment larger
+        // than the real lag, the clock climbs back towards the reserve.
+        (i128::from(net_inc) * i128::from(time) / i128::from(reserve)) as i64
+    };
+    // What may be spent at all: the clock less this move's lag.
+    let usable = (time - overhead).max(0);
+    let share = if mtg == 1 { LAST_MOVE_SHARE_PERCENT } else { MAX_SHARE_PERCENT };
+    let maximum = if mtg == 1 { usable * share / 100 } else { (optimum * MAX_OVER_OPTIMUM).min(usable * share / 100) };
+    let optimum = optimum.min(maximum);
+    TimeBudget { optimum: millis(optimum), maximum: millis(maximum) }
 }
 
 pub fn budget_for_movetime(movetime_ms: i64, overhead_ms: i64) -> TimeBudget {
-    let t = (movetime_ms - overhead_ms).max(1) as u64;
-    TimeBudget { optimum: Duration::from_millis(t), maximum: Duration::from_millis(t) }
+    let t = millis(movetime_ms.clamp(0, MAX_CLOCK_MS) - overhead_ms.clamp(0, MAX_CLOCK_MS));
+    TimeBudget { optimum: t, maximum: t }
+}
+
+/// At least a millisecond: zero or negative time still gets a move (the
+/// first iteration always completes).
+fn millis(ms: i64) -> Duration {
+    Duration::from_millis(ms.max(1) as u64)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn ms(b: TimeBudget) -> (u64, u64) {
+        (b.optimum.as_millis() as u64, b.maximum.as_millis() as u64)
+    }
+
+    fn clock(time_ms: i64, inc_ms: i64) -> Clock {
+        Clock { time_ms, inc_ms, moves_to_go: None }
+    }
+
     #[test]
     fn budgets_are_sane() {
-        let b = budget_for_clock(Clock { time_ms: 10_000, inc_ms: 100, moves_to_go: None }, 30);
+        let b = budget_for_clock(clock(10_000, 100), 30);
         assert!(b.optimum <= b.maximum);
         assert!(b.maximum < Duration::from_millis(4_200));
         assert!(b.optimum >= Duration::from_millis(200));
         // Zero or negative time still gives a (tiny) budget.
-        let b = budget_for_clock(Clock { time_ms: -50, inc_ms: 0, moves_to_go: None }, 30);
+        let b = budget_for_clock(clock(-50, 0), 30);
         assert_eq!(b.maximum, Duration::from_millis(1));
-        let b = budget_for_clock(Clock { time_ms: 1000, inc_ms: 10, moves_to_go: None }, 30);
+        let b = budget_for_clock(clock(1000, 10), 30);
         assert!(b.maximum <= Duration::from_millis(900));
         // Last move of a period may use most of the time.
         let b = budget_for_clock(Clock { time_ms: 5000, inc_ms: 0, moves_to_go: Some(1) }, 50);
         assert!(b.maximum >= Duration::from_millis(3000) && b.maximum < Duration::from_millis(4500));
+    }
+
+    /// The old plan spent the whole increment on a low clock and did not
+    /// take the lag off it: every move cost the increment plus the lag.
+    #[test]
+    fn a_low_clock_spends_less_than_the_increment_less_the_lag() {
+        for (time, inc, overhead) in
+            [(300, 10, 30), (50, 10, 30), (20, 5, 30), (200, 5, 30), (100, 50, 10), (0, 1000, 30)]
+        {
+            let (opt, max) = ms(budget_for_clock(clock(time, inc), overhead));
+            let net = (inc - overhead).max(0) as u64;
+            assert!(opt <= net.max(1), "{time}+{inc} overhead {overhead}: optimum {opt}");
+            assert!(max as i64 <= (time - overhead).max(1), "{time}+{inc} overhead {overhead}: maximum {max}");
+        }
+        // Spending grows with the clock, so the clock settles.
+        let mut last = 0;
+        for time in (0..=2000).step_by(10) {
+            let (opt, _) = ms(budget_for_clock(clock(time, 40), 10));
+            assert!(opt >= last, "{time}");
+            last = opt;
+        }
+    }
+
+    /// Simulated games where every move costs twice its optimum (capped by
+    /// the maximum) plus a real lag of half the increment (at most the
+    /// overhead): the clock must settle well above zero however long the game.
+    #[test]
+    fn the_clock_converges_instead_of_draining() {
+        for (base, inc, overhead) in [(1000, 10, 30), (200, 5, 30), (10_000, 100, 30), (2000, 50, 10), (1000, 10, 0)] {
+            let mut time = base;
+            let mut lowest = i64::MAX;
+            for _ in 0..500 {
+                let b = budget_for_clock(clock(time, inc), overhead);
+                let spent =
+                    (b.optimum.as_millis() as i64 * 2).min(b.maximum.as_millis() as i64) + (inc / 2).min(overhead);
+                time = time - spent + inc;
+                lowest = lowest.min(time);
+            }
+            assert!(
+                lowest >= base.min(BASE_RESERVE_MS + overhead * LAG_MOVES) / 2,
+                "{base}+{inc}: the clock fell to {lowest}"
+            );
+        }
+    }
+
+    #[test]
+    fn huge_clocks_saturate_instead_of_wrapping() {
+        for (time, inc) in [(300_000_000_000_000_000, 0), (1 << 62, 1 << 62), (i64::MAX, i64::MAX), (1 << 62, 0)] {
+            let b = budget_for_clock(clock(time, inc), 30);
+            assert!(b.optimum >= Duration::from_secs(3600), "{time}+{inc}: {b:?}");
+            assert!(b.optimum <= b.maximum);
+        }
+        // A huge increment cannot be spent before it arrives.
+        let (opt, max) = ms(budget_for_clock(clock(1000, 1 << 62), 30));
+        assert!(opt >= 100 && (300..=970).contains(&max), "{opt} {max}");
+        let b = budget_for_clock(clock(i64::MAX, 0), i64::MAX);
+        assert_eq!(b.maximum, Duration::from_millis(1));
+        let b = budget_for_clock(Clock { time_ms: i64::MAX, inc_ms: i64::MAX, moves_to_go: Some(u32::MAX) }, 0);
+        assert!(b.optimum >= Duration::from_secs(3600));
+        assert!(budget_for_movetime(i64::MAX, 30).maximum >= Duration::from_secs(3600));
+        assert_eq!(budget_for_movetime(i64::MIN, i64::MAX).maximum, Duration::from_millis(1));
     }
 }
