@@ -20,9 +20,87 @@ pub const MAX_THREADS: usize = 1024;
 pub const MAX_MULTIPV: usize = 128;
 
 struct Running {
-    handle: JoinHandle<Outcome>,
+    task: Task,
     signals: Arc<Signals>,
     start: Instant,
+}
+
+/// A search in the background, or one that had to run in the foreground
+/// (no thread could be had) and is over.
+enum Task {
+    Thread(JoinHandle<Outcome>),
+    Done(Outcome),
+}
+
+impl Task {
+    fn join(self) -> Option<Outcome> {
+        match self {
+            Task::Thread(handle) => handle.join().ok(),
+            Task::Done(outcome) => Some(outcome),
+        }
+    }
+}
+
+/// Everything a `go` needs, owned, so the search can run on its own thread.
+#[derive(Clone)]
+struct SearchJob {
+    game: GameHistory,
+    position: Position,
+    limits: Limits,
+    config: Config,
+    tt: Arc<TranspositionTable>,
+    signals: Arc<Signals>,
+    listener: Arc<dyn Listener + Send + Sync>,
+    settings: strength::Settings,
+    memory: Arc<Mutex<GameMemory>>,
+}
+
+/// A search on the command thread cannot hear `stop`: it gets at most this
+/// long when the `go` set no time of its own (infinite, ponder, depth,
+/// nodes).
+const FOREGROUND_MOVETIME_MS: i64 = 1000;
+
+impl SearchJob {
+    fn run(self) -> Outcome {
+        let SearchJob { game, position, limits, config, tt, signals, listener, settings, memory } = self;
+        let cx = PlayContext { settings: &settings, memory: &memory };
+        let run = || think(&game, &limits, &config, &tt, &signals, &*listener, &cx);
+        // A bug in the search must not leave the GUI waiting for a move:
+        // answer with any legal one (the panic itself is reported on stderr
+        // by the panic hook).
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
+            let best = fallback_move(&position, &limits);
+            listener.best_move(best, None, 0);
+            Outcome { best, ponder: None, score: 0, depth: 0, nodes: 0 }
+        });
+        // A ponder search ended by `stop` was a guess the GUI threw away.
+        if !signals.pondering.load(Ordering::Acquire)
+            && let Some(best) = outcome.best
+        {
+            memory.lock().unwrap_or_else(|e| e.into_inner()).record_answer(&position, best, outcome.score);
+        }
+        outcome
+    }
+
+    /// Runs the search on the calling thread, which cannot read `stop`
+    /// meanwhile: pondering is treated as a hit and a search without a time
+    /// limit gets a short one. The threads the search may start itself are
+    /// tried (and reported) as usual.
+    fn run_here(mut self, error: &std::io::Error) -> Outcome {
+        let limits = &mut self.limits;
+        let timed = limits.clock.is_some() || limits.movetime_ms.is_some();
+        if limits.infinite || !timed {
+            limits.movetime_ms =
+                Some(limits.movetime_ms.map_or(FOREGROUND_MOVETIME_MS, |t| t.min(FOREGROUND_MOVETIME_MS)));
+        }
+        limits.infinite = false;
+        limits.ponder = false;
+        self.signals.pondering.store(false, Ordering::Relaxed);
+        self.listener.message(&format!(
+            "could not start the search thread ({error}); searching on the command thread, which cannot hear stop"
+        ));
+        self.run()
+    }
 }
 
 pub struct Engine {
@@ -199,43 +277,41 @@ impl Engine {
     }
 
     /// Starts a search in the background. Exactly one `best_move` reaches
-    /// the listener for every call.
+    /// the listener for every call. If the system refuses the search thread
+    /// (process or memory limit), a shorter search runs on the calling
+    /// thread instead and has answered when this returns.
     pub fn go(&mut self, mut limits: Limits, listener: Arc<dyn Listener + Send + Sync>) {
+        // The GUI's clock runs from now, not from when the search starts.
+        let start = Instant::now();
         self.stop();
         limits.banmoves.extend(self.banmoves.iter().copied());
+        limits.clock_start = Some(start);
         let signals = Arc::new(Signals::default());
         signals.pondering.store(limits.ponder, Ordering::Relaxed);
-        let start = Instant::now();
-        // The GUI's clock runs from now, not from when the search thread starts.
-        limits.clock_start = Some(start);
-        let (tt, config, position, game) =
-            (Arc::clone(&self.tt), self.config.clone(), self.position, self.game.clone());
-        let (settings, memory) = (self.strength.clone(), Arc::clone(&self.memory));
-        let thread_signals = Arc::clone(&signals);
-        let handle = std::thread::Builder::new()
+        let job = SearchJob {
+            game: self.game.clone(),
+            position: self.position,
+            limits,
+            config: self.config.clone(),
+            tt: Arc::clone(&self.tt),
+            signals: Arc::clone(&signals),
+            listener,
+            settings: self.strength.clone(),
+            memory: Arc::clone(&self.memory),
+        };
+        let spare = job.clone();
+        let spawned = std::thread::Builder::new()
             .name("search-main".to_string())
             .stack_size(16 * 1024 * 1024)
-            .spawn(move || {
-                let cx = PlayContext { settings: &settings, memory: &memory };
-                let run = || think(&game, &limits, &config, &tt, &thread_signals, &*listener, &cx);
-                // A bug in the search must not leave the GUI waiting for a
-                // move: answer with any legal one (the panic itself is
-                // reported on stderr by the panic hook).
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
-                    let best = fallback_move(&position, &limits);
-                    listener.best_move(best, None, 0);
-                    Outcome { best, ponder: None, score: 0, depth: 0, nodes: 0 }
-                });
-                // A ponder search ended by `stop` was a guess the GUI threw away.
-                if !thread_signals.pondering.load(Ordering::Acquire)
-                    && let Some(best) = outcome.best
-                {
-                    memory.lock().unwrap_or_else(|e| e.into_inner()).record_answer(&position, best, outcome.score);
-                }
-                outcome
-            })
-            .expect("spawning the search thread");
-        self.running = Some(Running { handle, signals, start });
+            .spawn(move || job.run());
+        let task = match spawned {
+            Ok(handle) => Task::Thread(handle),
+            Err(e) => {
+                log::warn!("search thread not started: {e}");
+                Task::Done(spare.run_here(&e))
+            }
+        };
+        self.running = Some(Running { task, signals, start });
     }
 
     /// Like `search_blocking`, but the move is chosen as `go` would choose
@@ -260,20 +336,20 @@ impl Engine {
     }
 
     pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
+        self.running.as_ref().is_some_and(|r| matches!(&r.task, Task::Thread(h) if !h.is_finished()))
     }
 
     /// Ends a running search (its best move is reported) and waits for it.
     pub fn stop(&mut self) -> Option<Outcome> {
         let running = self.running.take()?;
         running.signals.stop.store(true, Ordering::Relaxed);
-        running.handle.join().ok()
+        running.task.join()
     }
 
     /// Waits for a running search to end by itself.
     pub fn wait(&mut self) -> Option<Outcome> {
         let running = self.running.take()?;
-        running.handle.join().ok()
+        running.task.join()
     }
 
     /// The opponent played the expected move: the clock starts now.
@@ -428,14 +504,23 @@ impl Engine {
     /// behave as after a search that ended by itself.
     pub fn answer_now(&mut self, best: Move, ponder: Option<Move>, listener: Arc<dyn Listener + Send + Sync>) {
         self.stop();
-        let handle = std::thread::Builder::new()
-            .name("book-answer".to_string())
-            .spawn(move || {
+        let outcome = Outcome { best: Some(best), ponder, score: 0, depth: 0, nodes: 0 };
+        let answer = {
+            let (listener, outcome) = (Arc::clone(&listener), outcome.clone());
+            move || {
                 listener.best_move(Some(best), ponder, 0);
-                Outcome { best: Some(best), ponder, score: 0, depth: 0, nodes: 0 }
-            })
-            .expect("spawning the answer thread");
-        self.running = Some(Running { handle, signals: Arc::new(Signals::default()), start: Instant::now() });
+                outcome
+            }
+        };
+        // Without a thread, answer from this one.
+        let task = match std::thread::Builder::new().name("book-answer".to_string()).spawn(answer) {
+            Ok(handle) => Task::Thread(handle),
+            Err(_) => {
+                listener.best_move(Some(best), ponder, 0);
+                Task::Done(outcome)
+            }
+        };
+        self.running = Some(Running { task, signals: Arc::new(Signals::default()), start: Instant::now() });
     }
 }
 

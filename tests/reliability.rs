@@ -33,3 +33,54 @@ fn huge_clocks_do_not_wrap_into_an_instant_move() {
         s.quit(ucci);
     }
 }
+
+/// The engine run as user `nobody` with at most `nproc` threads for that
+/// user (the limit does not bind root), or `None` where that cannot be
+/// arranged (not root, no `setpriv`/`prlimit`, the binary out of reach).
+fn session_with_thread_limit(nproc: usize) -> Option<Session> {
+    let as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+    let usable = std::process::Command::new(as_nobody[0])
+        .args(&as_nobody[1..])
+        .args(["prlimit", "--nproc=1", "test", "-x", env!("CARGO_BIN_EXE_chariot")])
+        .status()
+        .is_ok_and(|s| s.success());
+    let root = std::fs::read_to_string("/proc/self/status")
+        .is_ok_and(|s| s.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0")));
+    if !usable || !root {
+        eprintln!("skipped: needs root, setpriv and prlimit to run the engine under a thread limit");
+        return None;
+    }
+    let limit = format!("--nproc={nproc}");
+    let mut wrapper = as_nobody.to_vec();
+    wrapper.extend(["prlimit", limit.as_str(), "--"]);
+    Some(Session::start_wrapped(&wrapper))
+}
+
+/// With 1 thread allowed (the command loop's own) the search thread cannot
+/// be started; with 2 the Lazy SMP helpers cannot. Either way the engine
+/// says so, searches with what it has and answers with a searched move:
+/// no panic, no exit, no first-legal-move fallback.
+#[test]
+fn threads_the_system_refuses_are_done_without() {
+    for nproc in [1, 2] {
+        let Some(mut s) = session_with_thread_limit(nproc) else { return };
+        s.send("uci");
+        s.until_line("uciok");
+        s.set("Threads", "64");
+        s.send("position startpos moves h2e2 h9g7");
+        let out = s.go("movetime 300");
+        let said = out.iter().any(|l| l.starts_with("info string could not start"));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert!(said || (nproc > 1 && cores == 1), "nproc {nproc}: no word of the missing thread:\n{}", s.dump());
+        let depths = out.iter().filter(|l| l.starts_with("info depth") && l.contains(" pv ")).count();
+        assert!(depths >= 2, "nproc {nproc}: no real search:\n{}", s.dump());
+        assert!(out.last().unwrap().starts_with("bestmove "), "{}", s.dump());
+        // A search without a time of its own still ends in an answer.
+        s.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        s.send("stop");
+        assert!(s.answer().starts_with("bestmove "), "{}", s.dump());
+        s.sync();
+        s.quit(false);
+    }
+}

@@ -15,7 +15,7 @@ use crate::rules::PathEntry;
 use crate::types::Move;
 use params::*;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 pub use time::Clock;
 use time::TimeBudget;
@@ -194,6 +194,8 @@ struct Context<'a> {
     nodes: AtomicU64,
     /// Results of the helper threads: (move, score, completed depth).
     votes: Mutex<Vec<(Move, i32, i32)>>,
+    /// Helper threads that have voted (or had nothing to vote).
+    helpers_done: AtomicUsize,
 }
 
 impl Context<'_> {
@@ -247,6 +249,7 @@ pub fn search(
         threads: config.threads.max(1),
         nodes: AtomicU64::new(0),
         votes: Mutex::new(Vec::new()),
+        helpers_done: AtomicUsize::new(0),
     };
 
     let root_moves: Vec<Move> = root
@@ -265,34 +268,76 @@ pub fn search(
 
     let mut main = Worker::new(&ctx, 0, game, &root_moves);
     std::thread::scope(|scope| {
-        for id in 1..ctx.threads {
-            let ctx = &ctx;
-            let root_moves = &root_moves;
-            std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(8 * 1024 * 1024)
-                .spawn_scoped(scope, move || {
-                    let mut helper = Worker::new(ctx, id, game, root_moves);
-                    helper.iterate();
-                    if let Some(vote) = helper.vote() {
-                        ctx.votes.lock().unwrap_or_else(|e| e.into_inner()).push(vote);
-                    }
-                })
-                .expect("spawning a search thread");
-        }
+        let helpers = spawn_helpers(scope, &ctx, game, &root_moves);
         main.iterate();
         wait_while_told_to(&ctx);
         signals.stop.store(true, Ordering::Relaxed);
+        // The helpers' votes count, but the GUI's clock does not wait for a
+        // helper the scheduler has not run yet: answer, then let the scope
+        // join the helpers.
+        let grace = Instant::now();
+        while ctx.helpers_done.load(Ordering::Acquire) < helpers && grace.elapsed() < HELPER_VOTE_GRACE {
+            std::thread::yield_now();
+        }
+        let (best, ponder, score, depth) = main.best_with_votes();
+        outcome.best = Some(best);
+        outcome.ponder = ponder.or_else(|| ponder_from_tt(root, best, tt));
+        outcome.score = score;
+        outcome.depth = depth;
+        outcome.nodes = ctx.nodes.load(Ordering::Relaxed);
+        listener.best_move(outcome.best, outcome.ponder, score);
     });
-
-    let (best, ponder, score, depth) = main.best_with_votes();
-    outcome.best = Some(best);
-    outcome.ponder = ponder.or_else(|| ponder_from_tt(root, best, tt));
-    outcome.score = score;
-    outcome.depth = depth;
-    outcome.nodes = ctx.nodes.load(Ordering::Relaxed);
-    listener.best_move(outcome.best, outcome.ponder, score);
     outcome
+}
+
+/// Starts the Lazy SMP helpers (`Threads` - 1, at most one per core beyond
+/// the main thread) and returns how many run. A thread the system refuses
+/// (process or memory limit) ends the spawning: the search goes on with the
+/// threads it has, and the listener is told.
+fn spawn_helpers<'scope, 'env>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    ctx: &'env Context<'env>,
+    game: &'env GameHistory,
+    root_moves: &'env [Move],
+) -> usize {
+    let cores = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
+    let wanted = ctx.threads.min(cores.max(1));
+    if wanted < ctx.threads {
+        // More threads than cores only share the cores, and the main thread
+        // (which keeps the clock) gets a slice of one: its deadline and the
+        // answer to `stop` would wait for the scheduler.
+        ctx.listener.message(&format!(
+            "Threads {} is more than the {cores} cores this process may use; searching with {wanted}",
+            ctx.threads
+        ));
+    }
+    let mut helpers = 0;
+    for id in 1..wanted {
+        let spawned = std::thread::Builder::new()
+            .name(format!("search-{id}"))
+            .stack_size(HELPER_STACK_BYTES)
+            .spawn_scoped(scope, move || {
+                let mut helper = Worker::new(ctx, id, game, root_moves);
+                helper.iterate();
+                if let Some(vote) = helper.vote() {
+                    ctx.votes.lock().unwrap_or_else(|e| e.into_inner()).push(vote);
+                }
+                ctx.helpers_done.fetch_add(1, Ordering::Release);
+            });
+        match spawned {
+            Ok(_) => helpers += 1,
+            Err(e) => {
+                log::warn!("search thread {} not started: {e}", id + 1);
+                ctx.listener.message(&format!(
+                    "could not start search thread {} ({e}); searching with {} thread(s)",
+                    id + 1,
+                    helpers + 1
+                ));
+                break;
+            }
+        }
+    }
+    helpers
 }
 
 /// In infinite and ponder mode the answer waits for `stop` (or `ponderhit`).

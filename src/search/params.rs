@@ -34,3 +34,9 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// main thread looks at the clock: about every millisecond on one thread, so
 /// the hard deadline is kept to within a millisecond or two.
 pub const TIME_CHECK_INTERVAL: u64 = 256;
+
+/// Stack of a Lazy SMP helper thread.
+pub const HELPER_STACK_BYTES: usize = 8 * 1024 * 1024;
+/// After the main thread stops, how long it waits for the helpers' votes
+/// before it answers (a helper the scheduler has not run yet loses its vote).
+pub const HELPER_VOTE_GRACE: std::time::Duration = std::time::Duration::from_millis(5);

@@ -422,7 +422,7 @@ fn relayed_search(
     let done = AtomicBool::new(false);
     let start = Instant::now();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let relay = std::thread::Builder::new().name("relay".to_string()).spawn_scoped(scope, || {
             while !done.load(Ordering::Acquire) {
                 if outer.stop.load(Ordering::Relaxed) {
                     inner.stop.store(true, Ordering::Relaxed);
@@ -433,6 +433,12 @@ fn relayed_search(
                 std::thread::sleep(Duration::from_millis(1));
             }
         });
+        if let Err(e) = relay {
+            // No relay: the GUI's `stop` and `ponderhit` reach the search
+            // directly (its node budget may then end a ponder early).
+            listener.message(&format!("could not start a thread ({e}); searching without the relay"));
+            return search::search(game, limits, config, tt, outer, listener);
+        }
         let outcome = search::search(game, limits, config, tt, &inner, listener);
         done.store(true, Ordering::Release);
         outcome

@@ -31,7 +31,19 @@ pub struct Session {
 
 impl Session {
     pub fn start() -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        Session::spawn(Command::new(env!("CARGO_BIN_EXE_chariot")))
+    }
+
+    /// Like `start`, with the engine run through `wrapper` (a program and
+    /// its arguments; the engine's path is appended), e.g. `prlimit`.
+    pub fn start_wrapped(wrapper: &[&str]) -> Session {
+        let mut command = Command::new(wrapper[0]);
+        command.args(&wrapper[1..]).arg(env!("CARGO_BIN_EXE_chariot"));
+        Session::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Session {
+        let mut child = command
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
