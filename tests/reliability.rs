@@ -84,3 +84,20 @@ fn threads_the_system_refuses_are_done_without() {
         s.quit(false);
     }
 }
+
+/// Threads beyond the cores only share them and starve the main thread,
+/// which keeps the clock and answers `stop` (256 threads on 2 cores took
+/// over half a second to answer it): one thread per core, and a note.
+#[test]
+fn threads_beyond_the_cores_are_capped_with_a_note() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut s = Session::uci();
+    s.set("Threads", "1024");
+    s.send("position startpos");
+    let out = s.go("depth 5");
+    let note =
+        format!("info string Threads 1024 is more than the {cores} cores this process may use; searching with {cores}");
+    assert!(cores >= 1024 || out.contains(&note), "{}", s.dump());
+    assert!(out.last().unwrap().starts_with("bestmove "), "{}", s.dump());
+    s.quit(false);
+}
