@@ -101,3 +101,18 @@ fn threads_beyond_the_cores_are_capped_with_a_note() {
     assert!(out.last().unwrap().starts_with("bestmove "), "{}", s.dump());
     s.quit(false);
 }
+
+/// A mate found in a timed search ends it once the search is well past the
+/// mate's distance: the iterations after it take no time but each printed
+/// a line, 127 of them, which a loaded GUI took 150 ms to read.
+#[test]
+fn a_found_mate_ends_a_timed_search() {
+    let mut s = Session::uci();
+    s.send("position fen 5k3/6RN1/3a5/9/9/8P/1p7/p4A3/9/2BAK1B2 w - - 1 51");
+    let out = s.go("wtime 60000 btime 60000");
+    let lines = out.iter().filter(|l| l.starts_with("info depth")).count();
+    assert!(out.iter().any(|l| l.contains(" score mate 1 ")), "{}", s.dump());
+    assert!(lines <= 10, "{lines} iterations for a mate in 1:\n{}", s.dump());
+    assert_eq!(out.last().unwrap(), "bestmove g8a8", "{}", s.dump());
+    s.quit(false);
+}

@@ -35,6 +35,10 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// the hard deadline is kept to within a millisecond or two.
 pub const TIME_CHECK_INTERVAL: u64 = 256;
 
+/// A timed search stops once its depth is this much beyond twice the
+/// distance (in plies) of a mate it found.
+pub const MATE_STOP_EXTRA_DEPTH: i32 = 4;
+
 /// Stack of a Lazy SMP helper thread.
 pub const HELPER_STACK_BYTES: usize = 8 * 1024 * 1024;
 /// After the main thread stops, how long it waits for the helpers' votes

@@ -257,6 +257,12 @@ impl<'a> Worker<'a> {
         if self.root_moves.len() == 1 && depth >= 4 {
             return true;
         }
+        // A mate searched this far past its distance stays: the iterations
+        // after it take no time, but each prints lines the GUI must read
+        // (127 of them cost a loaded referee 150 ms).
+        if best.abs() >= MATE_BOUND && depth >= 2 * (MATE - best.abs()) + MATE_STOP_EXTRA_DEPTH {
+            return true;
+        }
         // Time spent pondering counts as thinking already done, so measure
         // from the `go`, not from the ponderhit.
         self.ctx.start.elapsed() >= budget.optimum
