@@ -317,9 +317,15 @@ fn spawn_helpers<'scope, 'env>(
             .name(format!("search-{id}"))
             .stack_size(HELPER_STACK_BYTES)
             .spawn_scoped(scope, move || {
-                let mut helper = Worker::new(ctx, id, game, root_moves);
-                helper.iterate();
-                if let Some(vote) = helper.vote() {
+                // The answer may be out before the scope joins this thread:
+                // a panic here must not reach the join (which would answer
+                // a second time); the helper just does not vote.
+                let run = || {
+                    let mut helper = Worker::new(ctx, id, game, root_moves);
+                    helper.iterate();
+                    helper.vote()
+                };
+                if let Ok(Some(vote)) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     ctx.votes.lock().unwrap_or_else(|e| e.into_inner()).push(vote);
                 }
                 ctx.helpers_done.fetch_add(1, Ordering::Release);
