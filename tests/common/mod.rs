@@ -55,7 +55,11 @@ impl Session {
             text
         });
         let stdin = child.stdin.take();
-        Session { child, stdin, lines, stderr: Some(stderr), transcript: Vec::new(), expected_answers: 0 }
+        let mut s = Session { child, stdin, lines, stderr: Some(stderr), transcript: Vec::new(), expected_answers: 0 };
+        // The identification line comes first, before any command.
+        let banner = s.recv();
+        assert!(banner.starts_with("Chariot ") && banner.ends_with(" by the Chariot developers"), "{banner}");
+        s
     }
 
     pub fn ucci() -> Session {
@@ -149,11 +153,19 @@ impl Session {
         self.until_answer()
     }
 
-    /// The FEN the engine holds (from `d`).
+    /// The FEN the engine holds (from `d`, read to its last line).
     pub fn fen(&mut self) -> String {
         self.send("d");
-        let line = self.until(|l| l.starts_with("Fen: ")).pop().expect("Fen line");
+        let lines = self.until(|l| l.starts_with("Checkers:"));
+        let line = lines.iter().find(|l| l.starts_with("Fen: ")).expect("Fen line");
         line["Fen: ".len()..].to_string()
+    }
+
+    /// The engine's resident memory in kB (Linux `/proc`), if readable.
+    pub fn rss_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     pub fn dump(&self) -> String {
