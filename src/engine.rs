@@ -451,19 +451,26 @@ impl Engine {
         probe
     }
 
-    /// Answers a `go` at once with `best` (a book move): the listener gets
-    /// its `best_move` from a short-lived thread, so `stop` and `quit`
-    /// behave as after a search that ended by itself.
-    pub fn answer_now(&mut self, best: Move, ponder: Option<Move>, listener: Arc<dyn Listener + Send + Sync>) {
+    /// Answers a `go` at once with `best` (a book move, or none when there
+    /// is no position): the listener gets its `best_move` from a short-lived
+    /// thread, so `stop` and `quit` behave as after a search that ended by
+    /// itself. Without a thread to be had, it answers here.
+    pub fn answer_now(&mut self, best: Option<Move>, ponder: Option<Move>, listener: Arc<dyn Listener + Send + Sync>) {
         self.stop();
-        let handle = std::thread::Builder::new()
-            .name("book-answer".to_string())
-            .spawn(move || {
-                listener.best_move(Some(best), ponder, 0);
-                Outcome { best: Some(best), ponder, score: 0, depth: 0, nodes: 0 }
-            })
-            .expect("spawning the answer thread");
-        self.running = Some(Running { handle, signals: Arc::new(Signals::default()), start: Instant::now() });
+        let answer = move |listener: &dyn Listener| {
+            listener.best_move(best, ponder, 0);
+            Outcome { best, ponder, score: 0, depth: 0, nodes: 0 }
+        };
+        let thread_listener = Arc::clone(&listener);
+        let spawned = std::thread::Builder::new().name("answer".to_string()).spawn(move || answer(&*thread_listener));
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running { handle, signals: Arc::new(Signals::default()), start: Instant::now() })
+            }
+            Err(_) => {
+                answer(&*listener);
+            }
+        }
     }
 }
 

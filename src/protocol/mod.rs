@@ -185,15 +185,13 @@ fn start_job(s: &mut Session, name: &str, work: impl FnOnce(&Output, &AtomicBool
 }
 
 /// Waits for the background job, after asking it to stop if `cancel`.
-/// Returns whether there was one.
-fn end_job(s: &mut Session, cancel: bool) -> bool {
-    let Some(job) = s.job.take() else { return false };
+fn end_job(s: &mut Session, cancel: bool) {
+    let Some(job) = s.job.take() else { return };
     if cancel {
         job.cancel.store(true, Ordering::Relaxed);
     }
     // A panic in the job was reported by the panic hook; keep serving.
     let _ = job.handle.join();
-    true
 }
 
 /// The `info string` for commands that need a position while the last
@@ -237,14 +235,9 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<usize> {
 fn handle(s: &mut Session, command: Command) -> bool {
     match command {
         Command::Empty | Command::IsReady | Command::Help | Command::Unknown(_) | Command::Invalid(_) => {}
-        Command::Stop => {
-            // A perft or bench that `stop` ended says so itself; there is
-            // no search to answer for.
-            if end_job(s, true) {
-                return true;
-            }
-        }
-        Command::Quit => {
+        // A perft or bench that `stop` ends says so itself; it is not a
+        // search, so UCCI's `nobestmove` for a `stop` without one follows.
+        Command::Stop | Command::Quit => {
             end_job(s, true);
         }
         _ => {
@@ -401,12 +394,15 @@ fn go(s: &mut Session, args: GoArgs) {
     // Ends the previous search (it answers) before this one starts.
     s.engine.stop();
     s.listener = None;
+    let pos = *s.engine.position();
     if let Some(why) = unsupported(s) {
+        // No position: no move, answered like a search that ended by
+        // itself (a `stop` crossing it gets nothing more).
         s.out.info(&why);
-        s.out.line(if s.dialect == Dialect::Ucci { "nobestmove" } else { "bestmove (none)" });
+        let listener = Arc::new(new_listener(s, pos, false));
+        s.engine.answer_now(None, None, listener);
         return;
     }
-    let pos = *s.engine.position();
 
     // UCCI `go depth 0`: a static evaluation and no move.
     if s.dialect == Dialect::Ucci && args.depth.is_some_and(|d| d <= 0) {
@@ -440,21 +436,25 @@ fn go(s: &mut Session, args: GoArgs) {
         s.out.info(&format!("go {limits:?}"));
     }
 
-    let listener = Arc::new(ProtocolListener::new(
-        Arc::clone(&s.out),
-        s.dialect,
-        s.show_wdl,
-        s.policy,
-        s.engine.game_scores(),
-        pos,
-        args.draw_offered,
-    ));
+    let listener = Arc::new(new_listener(s, pos, args.draw_offered));
     s.listener = Some(Arc::clone(&listener));
     // A draw offer needs the search's judgement of the position.
     if s.engine.own_book() && book_allowed(&limits) && !args.draw_offered && answer_from_book(s, &limits, &listener) {
         return;
     }
     s.engine.go(limits, listener);
+}
+
+fn new_listener(s: &Session, pos: Position, draw_offered: bool) -> ProtocolListener {
+    ProtocolListener::new(
+        Arc::clone(&s.out),
+        s.dialect,
+        s.show_wdl,
+        s.policy,
+        s.engine.game_scores(),
+        pos,
+        draw_offered,
+    )
 }
 
 /// Plays a book move if there is one: an `info string` naming it, a
@@ -491,7 +491,7 @@ fn answer_from_book(s: &mut Session, limits: &Limits, listener: &Arc<ProtocolLis
         pv: vec![choice.mv],
     });
     let listener: Arc<dyn Listener + Send + Sync> = Arc::clone(listener) as _;
-    s.engine.answer_now(choice.mv, choice.ponder, listener);
+    s.engine.answer_now(Some(choice.mv), choice.ponder, listener);
     true
 }
 

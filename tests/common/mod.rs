@@ -4,7 +4,8 @@
 //! Every session that ends with [`Session::finish`] (or `quit`) checks: the
 //! process exits by itself and successfully, stderr stays empty, no output
 //! line has trailing spaces, and every `go` got exactly one answer
-//! (`bestmove`, `nobestmove`).
+//! (`bestmove`, `nobestmove`). With `CHARIOT_TEST_ECHO` set, every line
+//! sent (`>>`) and read (`<<`) is echoed on stderr.
 
 // Each test file uses a different part of the harness.
 #![allow(dead_code)]
@@ -90,6 +91,9 @@ impl Session {
     }
 
     pub fn send_raw(&mut self, bytes: &[u8]) {
+        if std::env::var_os("CHARIOT_TEST_ECHO").is_some() {
+            eprintln!(">> {}", String::from_utf8_lossy(bytes).trim_end());
+        }
         let stdin = self.stdin.as_mut().expect("stdin still open");
         stdin.write_all(bytes).expect("writing to chariot");
         stdin.flush().expect("flushing to chariot");
@@ -104,6 +108,9 @@ impl Session {
     pub fn recv(&mut self) -> String {
         match self.lines.recv_timeout(HANG) {
             Ok(line) => {
+                if std::env::var_os("CHARIOT_TEST_ECHO").is_some() {
+                    eprintln!("<< {line}");
+                }
                 self.transcript.push(line.clone());
                 line
             }
