@@ -65,17 +65,24 @@ fn ucci_handshake_announces_options_without_name_keyword() {
         "hashsize",
         "threads",
         "ponder",
-        "batch",
         "debug",
         "newgame",
         "usebook",
+        "bookfiles",
         "randomness",
         "style",
-        "drawoffers",
-        "resign",
+        "level",
     ] {
         assert!(options.iter().any(|o| o.starts_with(&format!("option {name} type "))), "option {name} missing");
     }
+    // Short, for cchess (one line per 0.2 s, 10 s at most); the other
+    // options are still taken by name.
+    assert!(lines.len() <= 15, "handshake of {} lines", lines.len());
+    for (name, value) in [("batch", "true"), ("drawoffers", "false"), ("resign", "false"), ("resignmode", "never")] {
+        assert!(!options.iter().any(|o| o.starts_with(&format!("option {name} "))), "{name} announced");
+        s.send(&format!("setoption {name} {value}"));
+    }
+    assert!(s.sync().is_empty());
     s.quit(true);
 }
 

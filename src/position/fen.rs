@@ -2,8 +2,8 @@
 //! wrong. Parsing never panics, whatever the input.
 //!
 //! Accepted beyond the strict format (real GUIs send these): `H`/`E` for
-//! horse/elephant, `r` for Red, a FEN cut after the side letter, runs of
-//! spaces. Composed positions that are unreachable in play but legal on the
+//! horse/elephant, `r` for Red, a FEN cut after the side letter, the two
+//! counters without the `-` fields before them (UCI2WB), runs of spaces. Composed positions that are unreachable in play but legal on the
 //! board are accepted, as Fairy-Stockfish and cchess accept them: pawns on
 //! any point (behind their river bank, on their own back rank), advisors on
 //! any point of their palace, elephants on any point of their half. Only
@@ -167,6 +167,14 @@ impl Position {
         if pos.side == Color::Black {
             pos.key ^= crate::zobrist::SIDE;
         }
+        // XBoard's UCI2WB (Cyclone mode) leaves out the two `-` fields:
+        // `... w 0 1`. Two numbers after the side are the counters.
+        let numbers = |f: &[&str]| f.iter().all(|t| t.parse::<u16>().is_ok());
+        let fields = if fields.len() == 4 && numbers(&fields[2..]) {
+            [&fields[..2], &["-", "-"], &fields[2..]].concat()
+        } else {
+            fields
+        };
         for field in [2, 3] {
             if let Some(&t) = fields.get(field)
                 && t != "-"

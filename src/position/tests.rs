@@ -145,6 +145,8 @@ fn fen_accepts_what_guis_send() {
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1",
         "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1",
         "  rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR   w  -  - 0   1 \r",
+        // UCI2WB in UCI (Cyclone) mode: `fen <board> w 0 1 moves ...`.
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 0 1",
     ] {
         let pos = Position::from_fen(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(pos.key(), start.key(), "{text}");
@@ -262,4 +264,16 @@ fn dead_draw_detection() {
     assert!(Position::from_fen("3k5/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w").unwrap().is_dead_draw());
     assert!(!Position::from_fen("3k5/9/9/9/9/9/4P4/9/9/4K4 w").unwrap().is_dead_draw());
     assert!(!Position::startpos().is_dead_draw());
+}
+
+#[test]
+fn pretty_board_frame_lines_up_with_the_rows() {
+    let text = Position::startpos().pretty();
+    let board: Vec<&str> =
+        text.lines().take_while(|l| !l.is_empty()).filter(|l| l.contains('|') || l.contains('+')).collect();
+    assert_eq!(board.len(), 13, "{text}");
+    for line in &board {
+        assert_eq!(line.chars().count(), board[0].chars().count(), "{line:?} in\n{text}");
+        assert!(line.ends_with('|') || line.ends_with('+'), "{line:?}");
+    }
 }

@@ -250,7 +250,7 @@ fn handle(s: &mut Session, command: Command) -> bool {
             s.dialect = Dialect::Uci;
             s.out.line(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
             s.out.line("id author the Chariot developers");
-            for opt in OPTIONS.iter().filter(|o| o.uci_name.is_some()) {
+            for opt in OPTIONS.iter().filter(|o| o.uci_listed()) {
                 s.out.line(&opt.uci_line());
             }
             s.out.line("uciok");
@@ -258,7 +258,6 @@ fn handle(s: &mut Session, command: Command) -> bool {
         Command::Ucci => {
             s.dialect = Dialect::Ucci;
             s.out.line(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
-            s.out.line("id copyright 2026 the Chariot developers, GPL-3.0-or-later");
             s.out.line("id author the Chariot developers");
             for opt in OPTIONS.iter().filter(|o| o.ucci_listed()) {
                 s.out.line(&opt.ucci_line());

@@ -60,12 +60,18 @@ impl EngineOption {
         }
     }
 
-    /// Whether the UCCI handshake announces it. cchess reads the handshake
-    /// at about one line per 0.2 s and gives up after 10 s, so UCCI lists the
-    /// conventional options and the everyday ones; the fine-tuning options
-    /// (README, "Options") stay settable by name.
+    /// Whether the UCCI handshake announces it. cchess reads a handshake at
+    /// about one line per 0.2 s (slower on a loaded machine) and gives up
+    /// after 10 s, so UCCI lists the everyday options only; the rest (README,
+    /// "Options") stay settable by name.
     pub fn ucci_listed(&self) -> bool {
         self.ucci_name.is_some_and(|n| !UCCI_UNLISTED.contains(&n))
+    }
+
+    /// Whether the UCI handshake announces it: all but the draw and resign
+    /// fine-tuning, which in UCI only words an `info string` hint.
+    pub fn uci_listed(&self) -> bool {
+        self.uci_name.is_some_and(|n| !UCI_UNLISTED.contains(&n))
     }
 
     fn matches(&self, name: &str) -> bool {
@@ -200,6 +206,9 @@ fn accepted(_: &mut Session, _: &str) {}
 
 /// UCCI options that work but are not announced (see `ucci_listed`).
 const UCCI_UNLISTED: &[&str] = &[
+    "batch",
+    "drawoffers",
+    "resign",
     "bestbookmove",
     "limitstrength",
     "elo",
@@ -212,6 +221,10 @@ const UCCI_UNLISTED: &[&str] = &[
     "drawofferplies",
     "drawofferscore",
 ];
+
+/// UCI options that work but are not announced (see `uci_listed`).
+const UCI_UNLISTED: &[&str] =
+    &["ResignMode", "ResignScore", "ResignMoves", "DrawAcceptScore", "DrawOfferPlies", "DrawOfferScore"];
 
 pub static OPTIONS: &[EngineOption] = &[
     EngineOption {
