@@ -17,32 +17,12 @@ mod common;
 
 use chariot::position::Position;
 use chariot::types::Move;
-use common::Session;
+use common::{Rng, Session};
 use std::time::{Duration, Instant};
 
 /// A loop that does not answer `isready` within this while searching is
 /// blocked (a liveness bound, not a speed figure).
 const READY_BOUND: Duration = Duration::from_secs(10);
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 /// What the test knows of the engine's state.
 struct Model {

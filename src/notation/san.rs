@@ -43,19 +43,6 @@ struct SanQuery {
     to_rank: u8,
 }
 
-fn kind_of(letter: char) -> Option<PieceKind> {
-    match letter {
-        'K' => Some(PieceKind::King),
-        'A' => Some(PieceKind::Advisor),
-        'E' | 'B' => Some(PieceKind::Elephant),
-        'H' | 'N' => Some(PieceKind::Horse),
-        'R' => Some(PieceKind::Rook),
-        'C' => Some(PieceKind::Cannon),
-        'P' => Some(PieceKind::Pawn),
-        _ => None,
-    }
-}
-
 fn file_of(c: char) -> Option<u8> {
     ('a'..='i').contains(&c).then(|| c as u8 - b'a')
 }
@@ -81,7 +68,7 @@ fn query(text: &str) -> Option<SanQuery> {
     let rest = &rest[..rest.len() - 1];
     let rest = rest.strip_suffix(['x', '-', ':']).unwrap_or(rest);
     // The piece letter at the start (a pawn may have none).
-    let (kind, rest) = match rest.chars().next().and_then(kind_of) {
+    let (kind, rest) = match rest.chars().next().and_then(super::wxf::kind_of) {
         Some(kind) => (kind, &rest[1..]),
         None => (PieceKind::Pawn, rest),
     };
