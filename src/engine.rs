@@ -117,6 +117,9 @@ pub struct Engine {
     /// The game as followed across `position` commands (our scores for the
     /// resign rule, the opponent's moves for the friendly mode).
     memory: Arc<Mutex<GameMemory>>,
+    /// Why the last `position` was refused: until the next valid one there
+    /// is no position to search (the old board must not be played on).
+    refused: Option<String>,
 }
 
 /// The opening book settings (options `OwnBook`/`usebook`, `BookFile`/
@@ -195,11 +198,26 @@ impl Engine {
             book: BookState { enabled: false, best_only: false, files: Vec::new(), rng: Rng::from_time() },
             strength: strength::Settings::default(),
             memory: Arc::new(Mutex::new(GameMemory::default())),
+            refused: None,
         }
     }
 
+    /// The current position. After a refused `position` this is the last
+    /// valid one, which must not be searched: check [`Engine::refused_position`].
     pub fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// Why the last `position` was refused, while there is no valid one.
+    pub fn refused_position(&self) -> Option<&str> {
+        self.refused.as_deref()
+    }
+
+    /// Leaves the engine without a position (a `position` command it could
+    /// not read), until the next valid one.
+    pub fn refuse_position(&mut self, why: &str) {
+        self.stop();
+        self.refused = Some(why.to_string());
     }
 
     /// The game since the last capture.
@@ -213,12 +231,19 @@ impl Engine {
 
     /// Sets the position from a FEN (or the start) and moves. On a bad move
     /// the moves before it stay played and the error says which one failed.
+    /// A refused FEN leaves the engine without a position (see
+    /// [`Engine::refused_position`]) until the next valid one.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<Option<BadMove>, FenError> {
-        let base = match fen {
-            Some(f) => Position::from_fen(f)?,
+        self.stop();
+        let base = match fen.map(Position::from_fen) {
+            Some(Err(e)) => {
+                self.refused = Some(e.to_string());
+                return Err(e);
+            }
+            Some(Ok(pos)) => pos,
             None => Position::startpos(),
         };
-        self.stop();
+        self.refused = None;
         self.position = base;
         self.game = GameHistory::new(base);
         self.banmoves.clear();
@@ -330,9 +355,14 @@ impl Engine {
 
     /// Runs a search on the calling thread and returns its outcome.
     pub fn search_blocking(&mut self, limits: &Limits, listener: &dyn Listener) -> Outcome {
+        self.search_blocking_with(limits, listener, &Signals::default())
+    }
+
+    /// [`Engine::search_blocking`] that another thread can end early
+    /// through `signals.stop`.
+    pub fn search_blocking_with(&mut self, limits: &Limits, listener: &dyn Listener, signals: &Signals) -> Outcome {
         self.stop();
-        let signals = Signals::default();
-        search::search(&self.game, limits, &self.config, &self.tt, &signals, listener)
+        search::search(&self.game, limits, &self.config, &self.tt, signals, listener)
     }
 
     pub fn is_searching(&self) -> bool {
@@ -499,26 +529,22 @@ impl Engine {
         probe
     }
 
-    /// Answers a `go` at once with `best` (a book move): the listener gets
-    /// its `best_move` from a short-lived thread, so `stop` and `quit`
-    /// behave as after a search that ended by itself.
-    pub fn answer_now(&mut self, best: Move, ponder: Option<Move>, listener: Arc<dyn Listener + Send + Sync>) {
+    /// Answers a `go` at once with `best` (a book move, or none when there
+    /// is no position): the listener gets its `best_move` from a short-lived
+    /// thread, so `stop` and `quit` behave as after a search that ended by
+    /// itself. Without a thread to be had, it answers here.
+    pub fn answer_now(&mut self, best: Option<Move>, ponder: Option<Move>, listener: Arc<dyn Listener + Send + Sync>) {
         self.stop();
-        let outcome = Outcome { best: Some(best), ponder, score: 0, depth: 0, nodes: 0 };
-        let answer = {
-            let (listener, outcome) = (Arc::clone(&listener), outcome.clone());
-            move || {
-                listener.best_move(Some(best), ponder, 0);
-                outcome
-            }
+        let answer = move |listener: &dyn Listener| {
+            listener.best_move(best, ponder, 0);
+            Outcome { best, ponder, score: 0, depth: 0, nodes: 0 }
         };
-        // Without a thread, answer from this one.
-        let task = match std::thread::Builder::new().name("book-answer".to_string()).spawn(answer) {
+        let thread_listener = Arc::clone(&listener);
+        let spawned = std::thread::Builder::new().name("answer".to_string()).spawn(move || answer(&*thread_listener));
+        let task = match spawned {
             Ok(handle) => Task::Thread(handle),
-            Err(_) => {
-                listener.best_move(Some(best), ponder, 0);
-                Task::Done(outcome)
-            }
+            // Without a thread, answer from this one.
+            Err(_) => Task::Done(answer(&*listener)),
         };
         self.running = Some(Running { task, signals: Arc::new(Signals::default()), start: Instant::now() });
     }

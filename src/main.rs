@@ -2,14 +2,35 @@
 //! stdin/stdout; subcommands run perft and other tools.
 
 use chariot::position::Position;
-use chariot::protocol;
+use chariot::protocol::{self, MAX_PERFT_DEPTH};
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// What `chariot --help` says after the command list: how to use the
+/// engine itself, which is what most people who run it by hand want.
+const ENGINE_HELP: &str = "\
+With no command, Chariot is a Xiangqi engine: it reads UCCI or UCI commands
+on stdin and answers on stdout, as a GUI (XQWizard, XBoard through UCI2WB,
+Pikafish-style UCI GUIs) or a tournament manager expects. Typed by hand:
+
+  uci                                  (or: ucci)
+  position startpos moves h2e2 h9g7
+  go movetime 1000                     (UCCI: go depth 10)
+  quit
+
+`help` lists the commands the engine understands. The commands above exit
+with 0 when done, 2 on bad arguments or bad input (with a message on
+stderr).";
+
 #[derive(Parser)]
-#[command(name = "chariot", version, about = "Chariot, a Xiangqi engine (UCCI 3.0 and UCI)")]
+#[command(
+    name = "chariot",
+    version,
+    about = "Chariot, a Xiangqi engine (UCCI 3.0 and UCI). Run without a command to start the engine on stdin/stdout.",
+    after_help = ENGINE_HELP
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -19,6 +40,10 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree.
     Perft {
+        /// Plies to count, 1..=8. Each ply takes about 40 times as long as
+        /// the one before: from the start, depth 5 takes seconds, 6
+        /// minutes, 7 hours, 8 days.
+        #[arg(value_parser = perft_depth, allow_negative_numbers = true)]
         depth: u32,
         /// Start position (default: the standard start).
         #[arg(long)]
@@ -33,7 +58,12 @@ enum Command {
     /// Search the bench positions to a fixed depth; prints the node count
     /// (the bench signature) and the speed.
     Bench {
-        #[arg(default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        /// Search depth, 1..=64.
+        #[arg(
+            default_value_t = chariot::bench::DEFAULT_DEPTH,
+            value_parser = clap::value_parser!(i32).range(1..=64),
+            allow_negative_numbers = true
+        )]
         depth: i32,
     },
     /// Judge a game by the rules (mate, stalemate, repetition rules, natural
@@ -68,8 +98,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct AnalyzeArgs {
-    /// A PGN file (one or more games, ICCS, WXF or Chinese moves) or a move
-    /// list with an optional start FEN; `-` reads stdin.
+    /// A PGN file (one or more games; ICCS, WXF, Chinese or XBoard SAN
+    /// moves), a move list with an optional start FEN, or an XQF file;
+    /// `-` reads stdin.
     file: String,
     /// Search depth per position (default 10).
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64), conflicts_with = "movetime")]
@@ -86,7 +117,7 @@ struct AnalyzeArgs {
     /// comments give the other two.
     #[arg(long, value_enum)]
     notation: Option<NotationArg>,
-    /// Write here instead of stdout.
+    /// Write here instead of stdout (checked before the analysis starts).
     #[arg(long)]
     output: Option<std::path::PathBuf>,
     /// No progress on stderr.
@@ -116,13 +147,14 @@ enum NotationArg {
 #[derive(Subcommand)]
 enum BookAction {
     /// Build a book from game records: plain move lists (one game per
-    /// line, optional `fen F moves` prefix and trailing result) or PGN, with
-    /// ICCS, WXF or Chinese moves. Errors: a message on stderr, exit code 2.
+    /// line, optional `fen F moves` prefix and trailing result), PGN (ICCS,
+    /// WXF, Chinese or XBoard SAN moves) or XQF files. Errors: a message on
+    /// stderr, exit code 2.
     Build {
         /// Game files.
         #[arg(required = true)]
         inputs: Vec<String>,
-        /// The book file to write.
+        /// The book file to write (checked before the games are read).
         #[arg(long, short)]
         output: String,
         /// Plies of each game that go into the book.
@@ -201,8 +233,38 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chariot: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
+    }
+}
+
+/// Refuses an output path that cannot be written, before any work is
+/// done: a missing directory, a directory, a file without write
+/// permission. A new file is created to find out, and removed again.
+fn check_output(path: &std::path::Path) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write '{}': {e}", path.display());
+    if path.is_dir() {
+        return Err(fail(&"it is a directory"));
+    }
+    if path.exists() {
+        // Opened for appending: nothing in it changes.
+        return std::fs::OpenOptions::new().append(true).open(path).map(|_| ()).map_err(|e| fail(&e));
+    }
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| fail(&e))?;
+    std::fs::remove_file(path).map_err(|e| fail(&e))
+}
+
+/// A perft depth from the command line: 1..=MAX_PERFT_DEPTH (as `go
+/// perft`), refused with the reason otherwise.
+fn perft_depth(text: &str) -> Result<u32, String> {
+    let depth: i64 = text.trim().parse().map_err(|_| format!("'{text}' is not a whole number"))?;
+    match u32::try_from(depth) {
+        Ok(d) if (1..=MAX_PERFT_DEPTH).contains(&d) => Ok(d),
+        _ if depth < 1 => Err(format!("the depth must be at least 1, got {depth}")),
+        _ => Err(format!(
+            "the depth must be at most {MAX_PERFT_DEPTH}, got {depth}: the count grows about 40 times per ply, \
+             so depth {MAX_PERFT_DEPTH} from the start already takes days and deeper ones would not finish"
+        )),
     }
 }
 
@@ -267,6 +329,9 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     use chariot::notation::Notation;
     use std::io::{IsTerminal, Read};
     const DEFAULT_DEPTH: i32 = 10;
+    if let Some(path) = &args.output {
+        check_output(path)?;
+    }
     let mut bytes = Vec::new();
     let read = if args.file == "-" {
         io::stdin().read_to_end(&mut bytes).map(|_| ())
@@ -274,9 +339,7 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         std::fs::File::open(&args.file).and_then(|mut f| f.read_to_end(&mut bytes)).map(|_| ())
     };
     read.map_err(|e| format!("cannot read '{}': {e}", args.file))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| format!("'{}' is not UTF-8 text (convert a GBK file first: iconv -f gbk -t utf-8)", args.file))?;
-    let games = chariot::record::read_games(&text).map_err(|e| format!("{}: {e}", args.file))?;
+    let games = chariot::record::read_bytes(&bytes).map_err(|e| format!("{}: {e}", args.file))?;
     let limit = match (args.depth, args.movetime) {
         (_, Some(ms)) => SearchLimit::MoveTimeMs(ms),
         (d, None) => SearchLimit::Depth(d.unwrap_or(DEFAULT_DEPTH)),
@@ -368,10 +431,11 @@ fn run_book(action: BookAction) -> Result<(), String> {
     match action {
         BookAction::Build { inputs, output, max_ply, min_games, prefer } => {
             let preferences = prefer.iter().map(|p| build::parse_preference(p)).collect::<Result<Vec<_>, _>>()?;
+            check_output(std::path::Path::new(&output))?;
             let mut games = Vec::new();
             for input in &inputs {
-                let text = std::fs::read_to_string(input).map_err(|e| format!("cannot read '{input}': {e}"))?;
-                games.extend(book::reader::read_games(&text).map_err(|e| format!("{input}: {e}"))?);
+                let bytes = std::fs::read(input).map_err(|e| format!("cannot read '{input}': {e}"))?;
+                games.extend(book::reader::read_bytes(&bytes).map_err(|e| format!("{input}: {e}"))?);
             }
             let options = build::BuildOptions { max_ply, min_games, preferences };
             let report = build::build(&games, &options);

@@ -4,20 +4,31 @@
 
 use crate::position::Position;
 use crate::types::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    perft_until(pos, depth, &AtomicBool::new(false)).unwrap_or(0)
+}
+
+/// Like [`perft`], but gives up (`None`) once `stop` is set: the protocol's
+/// `go perft` runs in the background and `stop` ends it. The flag is read
+/// at interior nodes only, about one read per 40 leaves.
+pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
     match depth {
-        0 => 1,
-        1 => pos.count_legal(),
+        0 => Some(1),
+        1 => Some(pos.count_legal()),
         _ => {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let mut nodes = 0;
             for m in pos.legal_moves() {
                 let mut child = *pos;
                 child.make_move(m);
-                nodes += perft(&child, depth - 1);
+                nodes += perft_until(&child, depth - 1, stop)?;
             }
-            nodes
+            Some(nodes)
         }
     }
 }
@@ -41,12 +52,25 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 /// line per root move, a blank line, `Nodes searched: N`. Returns the lines
 /// and the total; the CLI and `go perft` both print these.
 pub fn divide_report(pos: &Position, depth: u32) -> (Vec<String>, u64) {
-    let split = divide(pos, depth);
-    let total = split.iter().map(|(_, n)| n).sum();
-    let mut lines: Vec<String> = split.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+    divide_report_until(pos, depth, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`divide_report`] that gives up (`None`) once `stop` is set.
+pub fn divide_report_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<(Vec<String>, u64)> {
+    let mut lines = Vec::new();
+    let mut total = 0;
+    if depth > 0 {
+        for m in pos.legal_moves() {
+            let mut child = *pos;
+            child.make_move(m);
+            let n = perft_until(&child, depth - 1, stop)?;
+            lines.push(format!("{m}: {n}"));
+            total += n;
+        }
+    }
     lines.push(String::new());
     lines.push(format!("Nodes searched: {total}"));
-    (lines, total)
+    Some((lines, total))
 }
 
 /// The slow reference: no bulk counting, every leaf is a played move, and

@@ -2,8 +2,10 @@
 //! into a start position and the legal moves played from it.
 //!
 //! PGN: tags `[Name "value"]` (a `[FEN "..."]` tag sets the start), then
-//! movetext: moves in ICCS (`h2e2`, `H2-E2`), WXF (`C2=5`) or Chinese
-//! (`炮二平五`), move numbers (`1.`, `1...`, also glued: `1.h2e2`), comments
+//! movetext: moves in ICCS (`h2e2`, `H2-E2`), WXF (`C2=5`), Chinese
+//! (`炮二平五`) or XBoard's SAN (`Hg2`, `Rxe4`, `Cb2-e2`: ranks 0..9 as
+//! XBoard 4.9 writes them, or 1..10 in a file that has a rank 10, or in a
+//! game that reads only that way), move numbers (`1.`, `1...`, also glued: `1.h2e2`), comments
 //! `{...}` and `; ...`, variations `(...)` (skipped, nested), NAGs `$2`,
 //! annotation marks (`C2=5!?`, `h2e2+`), `%` escape lines, and a result
 //! (`1-0`, `0-1`, `1/2-1/2`, `*`, or 红胜 / 黑胜 / 和棋). A tag after
@@ -13,14 +15,19 @@
 //! FEN on the first line, or `[position] fen <FEN> [moves] ...`, or
 //! `[position] startpos [moves] ...` (the UCI/UCCI `position` command).
 //!
+//! Binary XQF files (XQStudio and its successors) are read by [`xqf`];
+//! [`read_bytes`] tells the two kinds apart by their first bytes.
+//!
 //! Nothing here panics on bad input: every problem is a [`RecordError`]
 //! naming the game, line, ply and text that failed.
 
-use crate::notation::{self, NotationError};
+use crate::notation::{self, NotationError, SanRanks};
 use crate::position::{FenError, Position};
 use crate::rules::GameResult;
 use crate::types::Move;
 use std::fmt;
+
+pub mod xqf;
 
 /// One game read from a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +67,7 @@ impl GameRecord {
 pub struct RecordError {
     /// The game in the text, from 1.
     pub game: usize,
-    /// The line in the text, from 1.
+    /// The line in the text, from 1; 0 in a binary (XQF) record.
     pub line: usize,
     /// The ply of the move that failed (from 1), for move errors.
     pub ply: Option<usize>,
@@ -79,11 +86,18 @@ pub enum RecordErrorKind {
     BadTag,
     /// A comment, variation or tag opened by this character is never closed.
     Unclosed(char),
+    /// A binary XQF record that cannot be read.
+    Xqf(xqf::XqfError),
+    /// Neither XQF nor UTF-8 text.
+    NotText,
 }
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}, line {}", self.game, self.line)?;
+        write!(f, "game {}", self.game)?;
+        if self.line > 0 {
+            write!(f, ", line {}", self.line)?;
+        }
         if let Some(ply) = self.ply {
             write!(f, ", ply {ply}")?;
         }
@@ -93,6 +107,10 @@ impl fmt::Display for RecordError {
             RecordErrorKind::BadMove(e) => write!(f, ": move '{}' {e}", self.token),
             RecordErrorKind::BadTag => write!(f, ": '{}' is not a tag [Name \"value\"]", self.token),
             RecordErrorKind::Unclosed(c) => write!(f, ": '{c}' is never closed"),
+            RecordErrorKind::Xqf(e) => write!(f, ": {e}"),
+            RecordErrorKind::NotText => {
+                write!(f, ": not UTF-8 text and not an XQF file (convert a GBK file first: iconv -f gbk -t utf-8)")
+            }
         }
     }
 }
@@ -110,10 +128,53 @@ pub fn read_games(text: &str) -> Result<Vec<GameRecord>, RecordError> {
     Ok(games)
 }
 
+/// Reads the games of a file by its content: an XQF file (first bytes
+/// `XQ`) holds one game; anything else must be UTF-8 text for
+/// [`read_games`].
+pub fn read_bytes(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
+    if xqf::is_xqf(bytes) {
+        return xqf::read(bytes).map(|game| vec![game]);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| RecordError {
+        game: 1,
+        line: 0,
+        ply: None,
+        token: String::new(),
+        kind: RecordErrorKind::NotText,
+    })?;
+    read_games(text)
+}
+
 /// Reads every game; each is a record or the error that stopped it (the
 /// reader goes on with the next game).
+///
+/// SAN ranks: a file with a SAN move to or from rank 10 counts ranks from
+/// 1, others from 0; a game that fails on a move one way and reads the
+/// other way is taken that way (XBoard writes one or the other depending
+/// on version and settings, and says nothing about it).
 pub fn read_games_each(text: &str) -> Vec<Result<GameRecord, RecordError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (first, second) = if text.split_whitespace().any(notation::has_rank_ten) {
+        (SanRanks::FromOne, SanRanks::FromZero)
+    } else {
+        (SanRanks::FromZero, SanRanks::FromOne)
+    };
+    let mut games = read_games_with(text, first);
+    let bad_move =
+        |g: &Result<GameRecord, RecordError>| matches!(g, Err(e) if matches!(e.kind, RecordErrorKind::BadMove(_)));
+    if games.iter().any(bad_move) {
+        let others = read_games_with(text, second);
+        // Game boundaries do not depend on the moves, so the numbers match.
+        for (game, other) in games.iter_mut().zip(others) {
+            if bad_move(game) && other.is_ok() {
+                *game = other;
+            }
+        }
+    }
+    games
+}
+
+fn read_games_with(text: &str, ranks: SanRanks) -> Vec<Result<GameRecord, RecordError>> {
     let (preset, offset) = match plain_start(text) {
         Ok(found) => found,
         Err((line, token, e)) => {
@@ -123,20 +184,20 @@ pub fn read_games_each(text: &str) -> Vec<Result<GameRecord, RecordError>> {
     };
     let mut lexer = Lexer { text, at: offset, line: 1 + text[..offset].matches('\n').count() };
     let mut games = Vec::new();
-    let mut game = Builder::new(1, preset);
+    let mut game = Builder::new(1, preset, ranks);
     while let Some(lexeme) = lexer.next() {
         match lexeme {
             Err((line, token, kind)) => game.fail(line, token, kind),
             Ok(Lexeme::Tag { name, value, line }) => {
                 if game.has_movetext {
-                    let next = Builder::new(game.number + 1, None);
+                    let next = Builder::new(game.number + 1, None, ranks);
                     games.push(std::mem::replace(&mut game, next).finish());
                 }
                 game.tag(name, value, line);
             }
             Ok(Lexeme::Word { text, line }) => {
                 if game.result.is_some() {
-                    let next = Builder::new(game.number + 1, None);
+                    let next = Builder::new(game.number + 1, None, ranks);
                     games.push(std::mem::replace(&mut game, next).finish());
                 }
                 game.word(text, line);
@@ -169,10 +230,12 @@ struct Builder {
     /// with no move).
     preset: bool,
     error: Option<RecordError>,
+    /// How SAN moves number the ranks.
+    ranks: SanRanks,
 }
 
 impl Builder {
-    fn new(number: usize, preset: Option<Position>) -> Builder {
+    fn new(number: usize, preset: Option<Position>, ranks: SanRanks) -> Builder {
         Builder {
             number,
             tags: Vec::new(),
@@ -184,6 +247,7 @@ impl Builder {
             has_movetext: false,
             preset: preset.is_some(),
             error: None,
+            ranks,
         }
     }
 
@@ -234,7 +298,7 @@ impl Builder {
             return;
         }
         let Some(pos) = self.position() else { return };
-        match read_move(&pos, word) {
+        match read_move(&pos, word, self.ranks) {
             Ok(m) => {
                 let mut next = pos;
                 next.make_move(m);
@@ -262,9 +326,10 @@ impl Builder {
 }
 
 /// A move word: as written, then without a move-number prefix (`1.h2e2`),
-/// then also without annotation marks (`C2=5!?`, `h2e2+`, `h2e2#`). The
-/// error is the first one that is about a readable move.
-fn read_move(pos: &Position, word: &str) -> Result<Move, NotationError> {
+/// then also without annotation marks (`C2=5!?`, `h2e2+`, `h2e2#`); each
+/// in ICCS, WXF or Chinese, then as XBoard SAN. The error is the first one
+/// that is about a readable move.
+fn read_move(pos: &Position, word: &str, ranks: SanRanks) -> Result<Move, NotationError> {
     let text = strip_move_number(word);
     let unmarked = text.trim_end_matches(['!', '?']);
     let unchecked = unmarked.trim_end_matches(['+', '#']);
@@ -273,7 +338,11 @@ fn read_move(pos: &Position, word: &str) -> Result<Move, NotationError> {
         if candidate.is_empty() {
             continue;
         }
-        match notation::parse_move(pos, candidate) {
+        let read = match notation::parse_move(pos, candidate) {
+            Err(NotationError::Unreadable) => notation::parse_san(pos, candidate, ranks),
+            other => other,
+        };
+        match read {
             Ok(m) => return Ok(m),
             Err(e) if e != NotationError::Unreadable => {
                 error.get_or_insert(e);

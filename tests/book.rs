@@ -251,6 +251,9 @@ fn illegal_entries_and_corrupt_files() {
     let corrupt = dir.join("corrupt.book");
     std::fs::write(&corrupt, format!("{}\n{start_key} h2e2 lots 0 0 0 1\n", text.lines().next().unwrap())).unwrap();
     let missing = dir.join("missing.book");
+    // Sparse: takes no disk, but is over the size limit.
+    let huge = dir.join("huge.book");
+    std::fs::File::create(&huge).unwrap().set_len(chariot::book::MAX_BOOK_BYTES + 1).unwrap();
 
     let mut script = uci_with_book(edited.to_str().unwrap());
     script.extend(lines(&[
@@ -259,6 +262,9 @@ fn illegal_entries_and_corrupt_files() {
         &format!("setoption name BookFile value {}", corrupt.to_str().unwrap()),
         &format!("setoption name BookFile value {}", missing.to_str().unwrap()),
         "setoption name BookFile value /dev/null",
+        // An endless device is refused, not read whole (the test would hang).
+        "setoption name BookFile value /dev/zero",
+        &format!("setoption name BookFile value {}", huge.to_str().unwrap()),
         "isready",
         // The built-in book stands in after a failed load.
         &format!("position fen {START}"),
@@ -270,10 +276,12 @@ fn illegal_entries_and_corrupt_files() {
     assert_eq!(answers[0], "bestmove c3c4 ponder g6g5");
     assert!(out.iter().any(|l| l.starts_with("info string book entry a0a5 is illegal here")), "{out:#?}");
     let errors: Vec<&String> = out.iter().filter(|l| l.contains("using the built-in book")).collect();
-    assert_eq!(errors.len(), 3, "{out:#?}");
+    assert_eq!(errors.len(), 5, "{out:#?}");
     assert!(errors[0].contains("line 2") && errors[0].contains("weight 'lots'"), "{}", errors[0]);
     assert!(errors[1].contains("cannot read"), "{}", errors[1]);
-    assert!(errors[2].contains("header"), "{}", errors[2]);
+    assert!(errors[2].contains("/dev/null") && errors[2].contains("not a regular file"), "{}", errors[2]);
+    assert!(errors[3].contains("/dev/zero") && errors[3].contains("not a regular file"), "{}", errors[3]);
+    assert!(errors[4].contains("huge.book") && errors[4].contains("more than"), "{}", errors[4]);
     assert!(out.iter().any(|l| l == "readyok"));
     assert_eq!(book_notes(&out).len(), 2, "{out:#?}");
     std::fs::remove_dir_all(dir).ok();

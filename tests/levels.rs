@@ -153,8 +153,14 @@ fn handshakes_announce_ascii_level_names() {
     let mut s = Session::ucci();
     s.send("ucci");
     let lines = s.until(|l| l == "ucciok");
-    for name in ["level type combo", "elo type spin", "limitstrength type check", "randomness type combo"] {
+    for name in ["level type combo", "randomness type combo"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option {name}"))), "{name}");
+    }
+    // The fine-tuning options keep the UCCI handshake short; they are
+    // still set by name.
+    for name in ["elo", "limitstrength", "friendly"] {
+        assert!(!lines.iter().any(|l| l.starts_with(&format!("option {name} "))), "{name}");
+        s.send(&format!("setoption {name} {}", if name == "elo" { "1500" } else { "false" }));
     }
     // UCCI takes the same names through its own setoption form.
     s.send("setoption level 将军");

@@ -65,17 +65,24 @@ fn ucci_handshake_announces_options_without_name_keyword() {
         "hashsize",
         "threads",
         "ponder",
-        "batch",
         "debug",
         "newgame",
         "usebook",
+        "bookfiles",
         "randomness",
         "style",
-        "drawoffers",
-        "resign",
+        "level",
     ] {
         assert!(options.iter().any(|o| o.starts_with(&format!("option {name} type "))), "option {name} missing");
     }
+    // Short, for cchess (one line per 0.2 s, 10 s at most); the other
+    // options are still taken by name.
+    assert!(lines.len() <= 15, "handshake of {} lines", lines.len());
+    for (name, value) in [("batch", "true"), ("drawoffers", "false"), ("resign", "false"), ("resignmode", "never")] {
+        assert!(!options.iter().any(|o| o.starts_with(&format!("option {name} "))), "{name} announced");
+        s.send(&format!("setoption {name} {value}"));
+    }
+    assert!(s.sync().is_empty());
     s.quit(true);
 }
 
@@ -146,50 +153,109 @@ fn positions_in_every_accepted_form() {
 }
 
 #[test]
-fn malformed_fen_is_reported_and_the_position_kept() {
-    let mut s = Session::ucci();
-    s.send("position startpos moves h2e2");
-    let before = s.fen();
-    for bad in [
-        "position fen",
-        "position fen rnbakabnr/9/1c5c1 w - - 0 1",
-        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1",
-        "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
-        "position fen \u{fffd}\u{1b}[31m",
-        "position",
-        "position moves h2e2",
-    ] {
-        s.send(bad);
-        let out = s.sync();
-        let infos = info_strings(&out);
-        assert_eq!(infos.len(), 1, "{bad}: {out:?}");
-        assert_eq!(s.fen(), before, "{bad}");
+fn a_refused_position_leaves_no_position_until_a_valid_one() {
+    for ucci in [true, false] {
+        let mut s = if ucci { Session::ucci() } else { Session::uci() };
+        let none = if ucci { "nobestmove" } else { "bestmove (none)" };
+        for bad in [
+            "position fen",
+            "position fen rnbakabnr/9/1c5c1 w - - 0 1",
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1",
+            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            "position fen 3k5/9/9/9/9/9/4K4/9/9/9 w - - 0 1",
+            "position fen \u{fffd}\u{1b}[31m",
+            "position",
+            "position moves h2e2",
+        ] {
+            s.send("position startpos moves h2e2");
+            assert!(s.fen().starts_with("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"));
+            s.send(bad);
+            let out = s.sync();
+            let infos = info_strings(&out);
+            assert_eq!(infos.len(), 1, "{bad}: {out:?}");
+            assert!(infos[0].starts_with("info string Unsupported position: "), "{bad}: {out:?}");
+            // The old board must not be played on: `go` answers at once
+            // without a move, saying why, until the next valid position.
+            for _ in 0..2 {
+                let out = s.go("depth 5");
+                assert_eq!(out.len(), 2, "{bad}: {out:?}");
+                assert!(out[0].starts_with("info string Unsupported position: "), "{bad}: {out:?}");
+                assert_eq!(out[1], none, "{bad}");
+            }
+            s.send("go perft 1");
+            let out = s.until(|l| l.starts_with("Nodes searched"));
+            assert_eq!(out.last().map(String::as_str), Some("Nodes searched: 0"), "{bad}: {out:?}");
+        }
+        s.send("position startpos");
+        assert_eq!(s.fen(), START);
+        assert!(s.go("depth 1").pop().unwrap().starts_with("bestmove "));
+        s.quit(ucci);
     }
-    s.quit(true);
 }
 
 #[test]
-fn bad_move_in_position_keeps_the_moves_before_it_and_says_which() {
+fn a_large_hash_is_ready_at_once_without_touching_its_memory() {
+    // The table comes zeroed from the system in one allocation: `readyok`
+    // does not wait for gigabytes to be written (a GUI's ready time-out
+    // would declare the engine dead), and the pages stay untouched until
+    // the search writes them. Filling it entry by entry made the resident
+    // size the whole table.
     let mut s = Session::uci();
+    // (On a machine with less memory the engine takes less and says so.)
+    s.set("Hash", "2048");
+    s.sync();
+    if let Some(kb) = s.rss_kb() {
+        assert!(kb < 256 * 1024, "resident {kb} kB after setting a 2 GB hash");
+    }
+    s.set("Clear Hash", "");
+    s.sync();
+    if let Some(kb) = s.rss_kb() {
+        assert!(kb < 256 * 1024, "resident {kb} kB after clearing a 2 GB hash");
+    }
+    s.send("position startpos");
+    assert!(s.go("depth 4").pop().unwrap().starts_with("bestmove "));
+    s.quit(false);
+}
+
+#[test]
+fn bad_move_in_position_keeps_the_moves_before_it_quietly() {
+    let mut s = Session::uci();
+    // Quiet, as in Pikafish and Stockfish: a terminal client reads any line
+    // saying "illegal" after its `go perft 1` as a verdict on its move.
+    s.send("position startpos moves h2e2 h9g7 h0h9 b0c2");
+    assert!(s.sync().is_empty());
+    assert_eq!(s.fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    // The `go perft 1` answer such a client reads: moves and counts only.
+    let board = chariot::position::Position::from_fen(&s.fen()).unwrap();
+    assert_eq!(legal_moves(&mut s).len(), board.legal_moves().len());
+
+    // With debugging output asked for, it says which move and why.
+    s.send("debug on");
     s.send("position startpos moves h2e2 h9g7 h0h9 b0c2");
     let out = s.sync();
-    let infos = info_strings(&out);
-    assert_eq!(infos.len(), 1, "{out:?}");
-    assert!(infos[0].contains("move 3 'h0h9'") && infos[0].contains("illegal"), "{}", infos[0]);
-    assert_eq!(s.fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
-
+    assert!(out.iter().any(|l| l.contains("move 3 'h0h9'") && l.contains("illegal")), "{out:?}");
     s.send("position startpos moves h2e2 xyz9 b0c2");
     let out = s.sync();
-    assert!(info_strings(&out)[0].contains("move 2 'xyz9'"), "{out:?}");
+    assert!(out.iter().any(|l| l.contains("move 2 'xyz9'")), "{out:?}");
     assert!(s.fen().contains("1C2C4/9/RNBAKABNR b"));
+    s.send("debug off");
 
     // A whole game's worth of moves replayed onto the current board: the
     // first one is already illegal, and the engine keeps serving.
     s.send("position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 moves e9e8");
-    assert_eq!(info_strings(&s.sync()).len(), 1);
+    assert!(s.sync().is_empty());
     let answer = s.go("depth 2").pop().unwrap();
     assert!(answer.starts_with("bestmove d0"), "{answer}");
     s.quit(false);
+
+    // UCCI: its `debug` option does the same.
+    let mut s = Session::ucci();
+    s.send("position startpos moves h2e2 h9h0");
+    assert!(s.sync().is_empty());
+    s.send("setoption debug true");
+    s.send("position startpos moves h2e2 h9h0");
+    assert!(info_strings(&s.sync()).iter().any(|l| l.contains("move 2 'h9h0'")));
+    s.quit(true);
 }
 
 #[test]
@@ -763,6 +829,35 @@ fn extras_perft_d_eval_help_bench_probe() {
         assert_eq!(s.until(|l| l.starts_with("pophash")).pop().unwrap(), "pophash");
         s.quit(dialect == "ucci");
     }
+}
+
+#[test]
+fn perft_and_bench_run_like_a_search() {
+    // Long runs: `isready` is answered while they work, `stop` ends them,
+    // and any other command waits for them (the output stays in order).
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go perft 8");
+    assert!(s.sync().is_empty(), "readyok first, before any perft line");
+    s.send("stop");
+    let out = s.until(|l| l.starts_with("info string perft 8 stopped"));
+    assert!(!out.iter().any(|l| l.starts_with("Nodes searched")), "{out:?}");
+    s.send("bench 20");
+    assert!(s.sync().is_empty());
+    s.send("stop");
+    s.until_line("info string bench stopped");
+    // Piped perft commands come out whole and in order.
+    s.send("go perft 3");
+    s.send("position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
+    s.send("go perft 2");
+    let first = s.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(first.last().unwrap(), "Nodes searched: 79666", "{first:?}");
+    let second = s.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(second, ["d0d1: 2", "", "Nodes searched: 2"]);
+    // `quit` ends a long perft at once.
+    s.send("go perft 8");
+    s.send("quit");
+    s.finish();
 }
 
 // ------------------------------------------------------ GUI sequences

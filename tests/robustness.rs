@@ -2,22 +2,11 @@
 //! and a bad move never corrupts the position (the moves before it stay
 //! played, nothing after it is applied).
 
+mod common;
+
 use chariot::engine::Engine;
 use chariot::position::Position;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::Rng;
 
 #[test]
 fn random_move_lists_never_panic_and_stop_at_the_first_bad_move() {

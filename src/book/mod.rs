@@ -181,6 +181,33 @@ impl Book {
 /// Reads a book file. A relative path that does not exist from the working
 /// directory is also tried next to the executable (GUIs start engines in
 /// their own directory).
+/// The largest book file read (the built-in book is well under 1 MB): a
+/// `BookFile` naming a huge file or a device such as `/dev/zero` is refused
+/// instead of read whole.
+pub const MAX_BOOK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The bytes of a regular file of at most `limit` bytes. Devices, pipes and
+/// directories are refused before reading (a FIFO would block the open, a
+/// device may never end).
+fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > limit {
+        return Err(format!("{} bytes, more than the {limit} a book may have", meta.len()));
+    }
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // The file may grow after the check: read one byte past the limit at most.
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("more than the {limit} bytes a book may have"));
+    }
+    Ok(bytes)
+}
+
 pub fn load_file(name: &str) -> Result<Book, String> {
     let path = std::path::Path::new(name);
     let beside_exe = || Some(std::env::current_exe().ok()?.parent()?.join(path)).filter(|p| p.exists());
@@ -189,7 +216,7 @@ pub fn load_file(name: &str) -> Result<Book, String> {
     } else {
         path.to_path_buf()
     };
-    let text = std::fs::read(&path).map_err(|e| format!("cannot read book '{name}': {e}"))?;
+    let text = read_limited(&path, MAX_BOOK_BYTES).map_err(|e| format!("cannot read book '{name}': {e}"))?;
     let text = String::from_utf8(text).map_err(|_| format!("book '{name}' is not a Chariot book (not text)"))?;
     Book::parse(&text).map_err(|e| format!("book '{name}' is unusable: {e}"))
 }

@@ -1,11 +1,12 @@
 //! Game records for the book builder, read with the full record reader
 //! (`crate::record`: moves in ICCS, WXF or Chinese notation).
 //!
-//! Two layouts. PGN (any line starts with a `[` tag): as `record` reads it,
-//! any number of games. Plain move lists: one game per line, `#` starts a
-//! comment, each line `[fen <FEN> [moves] | startpos [moves] | moves] m1 m2
-//! ... [result]` (a FEN may be followed by its moves without the word
-//! `moves`).
+//! Three layouts. PGN (any line starts with a `[` tag): as `record` reads
+//! it, any number of games. Plain move lists: one game per line, `#`
+//! starts a comment, each line `[fen <FEN> [moves] | startpos [moves] |
+//! moves] m1 m2 ... [result]` (a FEN may be followed by its moves without
+//! the word `moves`). XQF files (binary, one game): told apart by their
+//! first bytes ([`read_bytes`]).
 
 use crate::record::{self, GameRecord};
 use std::fmt;
@@ -21,8 +22,28 @@ pub struct ReadError {
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {} (line {}): {}", self.game, self.line, self.message)
+        match self.line {
+            // A binary (XQF) record has no lines; the message may name a ply.
+            0 if self.message.starts_with("ply ") => write!(f, "game {}, {}", self.game, self.message),
+            0 => write!(f, "game {}: {}", self.game, self.message),
+            line => write!(f, "game {} (line {line}): {}", self.game, self.message),
+        }
     }
+}
+
+/// Reads the games of a file's bytes: XQF (first bytes `XQ`, one game) or
+/// UTF-8 text for [`read_games`].
+pub fn read_bytes(bytes: &[u8]) -> Result<Vec<GameRecord>, ReadError> {
+    if record::xqf::is_xqf(bytes) {
+        let game = record::xqf::read(bytes).map_err(|e| ReadError { game: 1, line: 0, message: without_place(&e) })?;
+        return Ok(vec![game]);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| ReadError {
+        game: 1,
+        line: 0,
+        message: "not UTF-8 text and not an XQF file (convert a GBK file first: iconv -f gbk -t utf-8)".to_string(),
+    })?;
+    read_games(text)
 }
 
 impl std::error::Error for ReadError {}
@@ -54,10 +75,13 @@ pub fn read_games(text: &str) -> Result<Vec<GameRecord>, ReadError> {
 }
 
 /// The record error without its "game N, line N" prefix (the book's error
-/// gives its own place).
+/// gives its own place; the ply stays).
 fn without_place(e: &record::RecordError) -> String {
     let text = e.to_string();
-    let prefix = format!("game {}, line {}", e.game, e.line);
+    let prefix = match e.line {
+        0 => format!("game {}", e.game),
+        line => format!("game {}, line {line}", e.game),
+    };
     let rest = text.strip_prefix(&prefix).unwrap_or(&text);
     rest.trim_start_matches([',', ':', ' ']).to_string()
 }

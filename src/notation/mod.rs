@@ -1,5 +1,7 @@
 //! Move notation: ICCS (`h2e2`, also `H2-E2`), WXF (`C2=5`) and Chinese
-//! (`炮二平五`, `马８进７`), to text and back.
+//! (`炮二平五`, `马８进７`), to text and back; XBoard's SAN (`Hg2`,
+//! `Rxe4`, `Cb2-e2`) is read ([`parse_san`], used by the game-record
+//! reader, which knows how the file numbers the ranks).
 //!
 //! WXF and Chinese name a move by the piece, the file it stands on (counted
 //! 1..9 from the mover's right), a direction (forward, backward, sideways)
@@ -32,11 +34,13 @@
 //! wins. A text that fits no legal move, or several, is refused.
 
 mod chinese;
+mod san;
 #[cfg(test)]
 mod tests;
 mod wxf;
 
 pub use chinese::{parse_chinese, to_chinese};
+pub use san::{SanRanks, has_rank_ten, parse_san};
 pub use wxf::{parse_wxf, to_wxf};
 
 use crate::position::{MoveError, Position};

@@ -16,7 +16,9 @@ fn letter(kind: PieceKind) -> char {
     }
 }
 
-fn kind_of(letter: char) -> Option<PieceKind> {
+/// A piece letter in English notation (WXF, and XBoard's SAN), both letter
+/// sets: `H`/`N` horse, `E`/`B` elephant, `K`/`G` king.
+pub(super) fn kind_of(letter: char) -> Option<PieceKind> {
     match letter {
         'K' | 'G' => Some(PieceKind::King),
         'A' => Some(PieceKind::Advisor),

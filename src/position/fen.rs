@@ -2,9 +2,13 @@
 //! wrong. Parsing never panics, whatever the input.
 //!
 //! Accepted beyond the strict format (real GUIs send these): `H`/`E` for
-//! horse/elephant, `r` for Red, a FEN cut after the side letter, runs of
-//! spaces. Composed positions that are unreachable in play but legal on the
-//! board (a pawn on file b before the river, say) are accepted.
+//! horse/elephant, `r` for Red, a FEN cut after the side letter, the two
+//! counters without the `-` fields before them (UCI2WB), runs of spaces. Composed positions that are unreachable in play but legal on the
+//! board are accepted, as Fairy-Stockfish and cchess accept them: pawns on
+//! any point (behind their river bank, on their own back rank), advisors on
+//! any point of their palace, elephants on any point of their half. Only
+//! what the move rules cannot play is refused: a king outside its palace, an
+//! advisor outside it, an elephant across the river.
 
 use super::Position;
 use crate::types::{Color, Piece, PieceKind, Square};
@@ -41,7 +45,8 @@ pub enum FenError {
         piece: Piece,
         count: u32,
     },
-    /// A piece on a point its kind can never stand on.
+    /// A piece on a point from which its kind has no moves by the rules
+    /// (a king or advisor outside its palace, an elephant across the river).
     PieceOffLimits {
         piece: Piece,
         square: Square,
@@ -76,7 +81,11 @@ impl fmt::Display for FenError {
                 piece.kind().max_count()
             ),
             FenError::PieceOffLimits { piece, square } => {
-                write!(f, "{} {} on {square}, where it can never stand", piece.color().name(), piece.kind().name())
+                let limit = match piece.kind() {
+                    PieceKind::Elephant => "elephants never cross the river",
+                    _ => "it must stay in its palace",
+                };
+                write!(f, "{} {} on {square}: {limit}", piece.color().name(), piece.kind().name())
             }
             FenError::MissingKing(c) => write!(f, "no {} king", c.name()),
             FenError::KingsFacing => write!(f, "the kings face each other on an open file"),
@@ -87,17 +96,17 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-/// Whether `kind` of `color` may ever stand on `sq`.
+/// Whether `kind` of `color` may stand on `sq` in a position the engine
+/// plays by the rules: kings and advisors in their palace, elephants on
+/// their side of the river, everything else anywhere.
 pub fn square_allowed(color: Color, kind: PieceKind, sq: Square) -> bool {
     // Work in Red's frame: mirror Black's squares across the river.
     let sq = if color == Color::Black { sq.flip_rank() } else { sq };
     let (f, r) = (sq.file(), sq.rank());
     match kind {
-        PieceKind::King => (3..=5).contains(&f) && r <= 2,
-        PieceKind::Advisor => matches!((f, r), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)),
-        PieceKind::Elephant => matches!((f, r), (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)),
-        PieceKind::Pawn => r >= 3,
-        PieceKind::Horse | PieceKind::Rook | PieceKind::Cannon => true,
+        PieceKind::King | PieceKind::Advisor => (3..=5).contains(&f) && r <= 2,
+        PieceKind::Elephant => r <= 4,
+        PieceKind::Pawn | PieceKind::Horse | PieceKind::Rook | PieceKind::Cannon => true,
     }
 }
 
@@ -158,6 +167,14 @@ impl Position {
         if pos.side == Color::Black {
             pos.key ^= crate::zobrist::SIDE;
         }
+        // XBoard's UCI2WB (Cyclone mode) leaves out the two `-` fields:
+        // `... w 0 1`. Two numbers after the side are the counters.
+        let numbers = |f: &[&str]| f.iter().all(|t| t.parse::<u16>().is_ok());
+        let fields = if fields.len() == 4 && numbers(&fields[2..]) {
+            [&fields[..2], &["-", "-"], &fields[2..]].concat()
+        } else {
+            fields
+        };
         for field in [2, 3] {
             if let Some(&t) = fields.get(field)
                 && t != "-"

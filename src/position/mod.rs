@@ -315,7 +315,8 @@ impl Position {
     /// A board picture (Black at the top), the FEN, key and checkers.
     pub fn pretty(&self) -> String {
         let mut s = String::new();
-        s.push_str("   +-----------------+\n");
+        // Frame and river line as wide as a row: " r n b a k a b n r ".
+        s.push_str("   +-------------------+\n");
         for rank in (0..10).rev() {
             s.push_str(&format!(" {rank} |"));
             for file in 0..9 {
@@ -326,10 +327,10 @@ impl Position {
             }
             s.push_str(" |\n");
             if rank == 5 {
-                s.push_str("   |~~~~~ river ~~~~~|\n");
+                s.push_str("   |~~~~~~ river ~~~~~~|\n");
             }
         }
-        s.push_str("   +-----------------+\n");
+        s.push_str("   +-------------------+\n");
         s.push_str("     a b c d e f g h i\n\n");
         s.push_str(&format!("Fen: {}\n", self.to_fen()));
         s.push_str(&format!("Key: {:016X}\n", self.key));

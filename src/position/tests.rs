@@ -36,6 +36,10 @@ fn for_random_positions(games: usize, mut f: impl FnMut(&Position)) {
         "3akab2/9/4b4/4N4/2R6/9/4c4/4B4/4A4/2BAK4 w - - 0 1",
         "5k3/4a4/9/4C4/9/9/9/9/4r4/3K5 w - - 0 1",
         "2bak4/4a4/4b4/p3c3p/2N6/6R2/P7P/4C4/4A4/2BAK1B2 b - - 0 1",
+        // Composed: pawns behind their river bank and on their own back
+        // rank, advisors and elephants off their usual points.
+        "3k1P3/2Pa5/1b2a1b2/p8/3p5/P5P2/1B7/3A2B2/2p1K4/P1N1p2R1 w - - 0 1",
+        "2p1ka3/4p4/b4ab2/2P6/9/9/9/2B1A1B2/p3A4/3K5 b - - 0 1",
     ];
     let mut rng = Rng::new(0xC0FFEE);
     for g in 0..games {
@@ -141,12 +145,26 @@ fn fen_accepts_what_guis_send() {
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1",
         "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1",
         "  rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR   w  -  - 0   1 \r",
+        // UCI2WB in UCI (Cyclone) mode: `fen <board> w 0 1 moves ...`.
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 0 1",
     ] {
         let pos = Position::from_fen(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(pos.key(), start.key(), "{text}");
     }
-    // A composed position: a pawn on file b before the river.
-    assert!(Position::from_fen("3k5/9/9/9/9/9/1P7/9/9/4K4 w - - 0 1").is_ok());
+    // Composed positions, accepted as Fairy-Stockfish and cchess accept
+    // them: a pawn on file b before the river, pawns on their own back rank
+    // and behind their bank, advisors on any palace point, elephants on any
+    // point of their half.
+    for text in [
+        "3k5/9/9/9/9/9/1P7/9/9/4K4 w - - 0 1",
+        "3k5/9/9/9/9/9/9/P8/9/4K4 w - - 0 1",
+        "3k5/p8/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "3k5/9/9/9/9/9/9/9/9/P3K3p w - - 0 1",
+        "3k5/9/9/9/9/9/9/9/1B7/4K4 w - - 0 1",
+        "3ka4/4a4/9/9/9/9/9/3B1B3/4A4/3AK4 b - - 0 1",
+    ] {
+        assert!(Position::from_fen(text).is_ok(), "{text}");
+    }
 }
 
 #[test]
@@ -180,11 +198,18 @@ fn fen_errors_are_typed() {
     for (text, want) in cases {
         assert_eq!(Position::from_fen(text).unwrap_err(), want, "{text}");
     }
-    // Kings off the palace, elephants off their points, pawns behind their start.
-    assert!(matches!(Position::from_fen("3k5/9/9/9/9/9/9/9/9/K8 w"), Err(FenError::PieceOffLimits { .. })));
-    assert!(matches!(Position::from_fen("3k5/9/9/9/9/9/9/9/1B7/4K4 w"), Err(FenError::PieceOffLimits { .. })));
-    assert!(matches!(Position::from_fen("3k5/9/9/9/9/9/9/P8/9/4K4 w"), Err(FenError::PieceOffLimits { .. })));
-    assert!(matches!(Position::from_fen("3k5/p8/9/9/9/9/9/9/9/4K4 w"), Err(FenError::PieceOffLimits { .. })));
+    // What the move rules cannot play: kings and advisors outside their
+    // palace, elephants across the river.
+    for text in [
+        "3k5/9/9/9/9/9/9/9/9/K8 w",
+        "3k5/9/9/9/9/9/4K4/9/9/9 b",
+        "3k5/9/9/9/9/9/9/2A6/9/4K4 w",
+        "3k5/9/4A4/9/9/9/9/9/9/4K4 w",
+        "3k5/9/9/9/2B6/9/9/9/9/4K4 w",
+        "3k5/9/9/9/9/2b6/9/9/9/4K4 w",
+    ] {
+        assert!(matches!(Position::from_fen(text), Err(FenError::PieceOffLimits { .. })), "{text}");
+    }
 }
 
 #[test]
@@ -239,4 +264,16 @@ fn dead_draw_detection() {
     assert!(Position::from_fen("3k5/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w").unwrap().is_dead_draw());
     assert!(!Position::from_fen("3k5/9/9/9/9/9/4P4/9/9/4K4 w").unwrap().is_dead_draw());
     assert!(!Position::startpos().is_dead_draw());
+}
+
+#[test]
+fn pretty_board_frame_lines_up_with_the_rows() {
+    let text = Position::startpos().pretty();
+    let board: Vec<&str> =
+        text.lines().take_while(|l| !l.is_empty()).filter(|l| l.contains('|') || l.contains('+')).collect();
+    assert_eq!(board.len(), 13, "{text}");
+    for line in &board {
+        assert_eq!(line.chars().count(), board[0].chars().count(), "{line:?} in\n{text}");
+        assert!(line.ends_with('|') || line.ends_with('+'), "{line:?}");
+    }
 }

@@ -25,7 +25,9 @@ use options::OPTIONS;
 use parse::clip;
 use report::{DrawPolicy, ProtocolListener};
 use std::io::{BufRead, ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -37,6 +39,9 @@ pub enum Dialect {
 /// Input lines longer than this are dropped whole (a game of 300 moves in
 /// one `position` line is under 2 KB).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The longest `info string` text; longer ones are cut.
+pub const MAX_INFO_CHARS: usize = 400;
 
 /// The protocol's writer: one whole line at a time, flushed, shared with the
 /// search thread.
@@ -63,10 +68,15 @@ impl Output {
     }
 
     /// An `info string` line. Its text may quote the input, so control
-    /// characters are replaced: one line in, at most one line out.
+    /// characters are replaced and it is cut to [`MAX_INFO_CHARS`]: one
+    /// line in, at most one short line out.
     fn info(&self, text: &str) {
-        let text: String = text.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
-        self.line(&format!("info string {text}"));
+        let mut line: String =
+            text.chars().take(MAX_INFO_CHARS).map(|c| if c.is_control() { '?' } else { c }).collect();
+        if text.chars().nth(MAX_INFO_CHARS).is_some() {
+            line.push_str("...");
+        }
+        self.line(&format!("info string {line}"));
     }
 }
 
@@ -86,6 +96,17 @@ pub(crate) struct Session {
     pub policy: DrawPolicy,
     /// The listener of the last `go`, for `ponderhit draw`.
     listener: Option<Arc<ProtocolListener>>,
+    /// A `go perft` or `bench` running in the background.
+    job: Option<Job>,
+}
+
+/// A finite piece of work that prints its own result (`go perft`, `bench`).
+/// It runs beside the loop like a search, so `isready` is answered at once
+/// and `stop` or `quit` end it; any other command waits for it to finish,
+/// which keeps the output in the order a piping client expects.
+struct Job {
+    handle: JoinHandle<()>,
+    cancel: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -95,8 +116,15 @@ impl Session {
     }
 }
 
+/// The line printed at start-up, before any command, as Stockfish and
+/// Pikafish print theirs; GUIs skip lines they do not know.
+pub fn banner() -> String {
+    format!("Chariot {} by the Chariot developers", env!("CARGO_PKG_VERSION"))
+}
+
 /// Runs the protocol loop until `quit` or end of input.
 pub fn run(mut input: impl BufRead, out: Arc<Output>) {
+    out.line(&banner());
     let mut s = Session {
         dialect: Dialect::Uci,
         engine: Engine::new(),
@@ -107,6 +135,7 @@ pub fn run(mut input: impl BufRead, out: Arc<Output>) {
         debug: false,
         policy: DrawPolicy::default(),
         listener: None,
+        job: None,
     };
     let mut raw = Vec::new();
     while let Some(dropped) = read_line(&mut input, &mut raw) {
@@ -122,8 +151,53 @@ pub fn run(mut input: impl BufRead, out: Arc<Output>) {
             return;
         }
     }
-    // End of input counts as `quit`: an unfinished search still answers.
+    // End of input counts as `quit`: an unfinished search still answers,
+    // and a perft or bench piped in still prints its result.
+    end_job(&mut s, false);
     s.engine.stop();
+}
+
+/// Starts `work` as the session's background job; without a thread to run
+/// it on, it runs here.
+fn start_job(s: &mut Session, name: &str, work: impl FnOnce(&Output, &AtomicBool) + Send + 'static) {
+    end_job(s, false);
+    s.engine.stop();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (out, flag) = (Arc::clone(&s.out), Arc::clone(&cancel));
+    let work = Arc::new(Mutex::new(Some(work)));
+    let run = {
+        let work = Arc::clone(&work);
+        move || {
+            if let Some(work) = work.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                work(&out, &flag);
+            }
+        }
+    };
+    match std::thread::Builder::new().name(name.to_string()).stack_size(16 * 1024 * 1024).spawn(run) {
+        Ok(handle) => s.job = Some(Job { handle, cancel }),
+        Err(e) => {
+            log::warn!("no thread for {name} ({e}); running it in the protocol loop");
+            if let Some(work) = work.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                work(&s.out, &cancel);
+            }
+        }
+    }
+}
+
+/// Waits for the background job, after asking it to stop if `cancel`.
+fn end_job(s: &mut Session, cancel: bool) {
+    let Some(job) = s.job.take() else { return };
+    if cancel {
+        job.cancel.store(true, Ordering::Relaxed);
+    }
+    // A panic in the job was reported by the panic hook; keep serving.
+    let _ = job.handle.join();
+}
+
+/// The `info string` for commands that need a position while the last
+/// `position` was refused (the phrase xiangqibench recognises).
+fn unsupported(s: &Session) -> Option<String> {
+    s.engine.refused_position().map(|e| format!("Unsupported position: {e}"))
 }
 
 /// Reads one line (without its `\n`) into `buf`, keeping at most
@@ -160,12 +234,23 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<usize> {
 /// Acts on one command; false = quit.
 fn handle(s: &mut Session, command: Command) -> bool {
     match command {
+        Command::Empty | Command::IsReady | Command::Help | Command::Unknown(_) | Command::Invalid(_) => {}
+        // A perft or bench that `stop` ends says so itself; it is not a
+        // search, so UCCI's `nobestmove` for a `stop` without one follows.
+        Command::Stop | Command::Quit => {
+            end_job(s, true);
+        }
+        _ => {
+            end_job(s, false);
+        }
+    }
+    match command {
         Command::Empty => {}
         Command::Uci => {
             s.dialect = Dialect::Uci;
             s.out.line(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
             s.out.line("id author the Chariot developers");
-            for opt in OPTIONS.iter().filter(|o| o.uci_name.is_some()) {
+            for opt in OPTIONS.iter().filter(|o| o.uci_listed()) {
                 s.out.line(&opt.uci_line());
             }
             s.out.line("uciok");
@@ -173,10 +258,8 @@ fn handle(s: &mut Session, command: Command) -> bool {
         Command::Ucci => {
             s.dialect = Dialect::Ucci;
             s.out.line(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
-            s.out.line("id copyright 2026 the Chariot developers, GPL-3.0-or-later");
             s.out.line("id author the Chariot developers");
-            s.out.line("id user unknown");
-            for opt in OPTIONS.iter().filter(|o| o.ucci_name.is_some()) {
+            for opt in OPTIONS.iter().filter(|o| o.ucci_listed()) {
                 s.out.line(&opt.ucci_line());
             }
             s.out.line("ucciok");
@@ -185,14 +268,23 @@ fn handle(s: &mut Session, command: Command) -> bool {
         Command::UciNewGame => s.engine.new_game(),
         Command::SetOption { name, value } => options::set(s, &name, value.as_deref()),
         Command::Position { fen, moves } => match s.engine.set_position(fen.as_deref(), &refs(&moves)) {
-            Ok(None) => {
+            Ok(bad) => {
+                // A move that cannot be played ends the list quietly, as in
+                // Pikafish and Stockfish: a client that checks moves with
+                // `go perft 1` reads any line saying "illegal" as a verdict.
                 if s.debug {
+                    if let Some(bad) = bad {
+                        s.out.info(&format!("position: {}", clip_bad(&bad.to_string())));
+                    }
                     s.out.info(&format!("position {}", s.engine.position().to_fen()));
                 }
             }
-            Ok(Some(bad)) => s.out.info(&format!("position: {}", clip_bad(&bad.to_string()))),
-            Err(e) => s.out.info(&format!("bad FEN: {e}; position unchanged")),
+            Err(e) => s.out.info(&format!("Unsupported position: {e}; no position until the next valid one")),
         },
+        Command::BadPosition(why) => {
+            s.engine.refuse_position(&why);
+            s.out.info(&format!("Unsupported position: {why}; no position until the next valid one"));
+        }
         Command::BanMoves(moves) => {
             let rejected = s.engine.set_banmoves(&refs(&moves));
             if !rejected.is_empty() {
@@ -202,13 +294,24 @@ fn handle(s: &mut Session, command: Command) -> bool {
         }
         Command::Go(args) => go(s, args),
         Command::Perft(depth) => {
-            let pos = *s.engine.position();
-            let start = Instant::now();
-            let (lines, total) = perft::divide_report(&pos, depth);
-            for line in &lines {
-                s.out.line(line);
+            if let Some(why) = unsupported(s) {
+                s.out.info(&why);
+                s.out.line("Nodes searched: 0");
+                return true;
             }
-            log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+            let pos = *s.engine.position();
+            start_job(s, "perft", move |out, cancel| {
+                let start = Instant::now();
+                match perft::divide_report_until(&pos, depth, cancel) {
+                    Some((lines, total)) => {
+                        for line in &lines {
+                            out.line(line);
+                        }
+                        log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+                    }
+                    None => out.info(&format!("perft {depth} stopped after {} ms", start.elapsed().as_millis())),
+                }
+            });
         }
         Command::Stop => {
             // A search that already answered by itself counts as answered:
@@ -230,15 +333,23 @@ fn handle(s: &mut Session, command: Command) -> bool {
             }
         }
         Command::Probe { fen, moves } => probe(s, fen.as_deref(), &moves),
+        Command::Debug(on) => s.debug = on,
+        Command::Display | Command::Eval if unsupported(s).is_some() => {
+            s.out.info(&unsupported(s).unwrap_or_default());
+        }
         Command::Display => s.out.lines(&s.engine.position().pretty()),
         Command::Eval => s.out.lines(&eval::explain(s.engine.position())),
         Command::Bench(depth) => {
-            s.engine.stop();
-            let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
-            s.out.info(&format!("bench positions {} depth {}", result.positions, result.depth));
-            s.out.line(&format!("Total time (ms) : {}", result.time_ms));
-            s.out.line(&format!("Nodes searched  : {}", result.nodes));
-            s.out.line(&format!("Nodes/second    : {}", result.nps));
+            let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+            start_job(s, "bench", move |out, cancel| match bench::run_until(depth, cancel) {
+                Some(result) => {
+                    out.info(&format!("bench positions {} depth {}", result.positions, result.depth));
+                    out.line(&format!("Total time (ms) : {}", result.time_ms));
+                    out.line(&format!("Nodes searched  : {}", result.nodes));
+                    out.line(&format!("Nodes/second    : {}", result.nps));
+                }
+                None => out.info("bench stopped"),
+            });
         }
         Command::Help => s.out.lines(HELP),
         Command::Quit => {
@@ -283,6 +394,14 @@ fn go(s: &mut Session, args: GoArgs) {
     s.engine.stop();
     s.listener = None;
     let pos = *s.engine.position();
+    if let Some(why) = unsupported(s) {
+        // No position: no move, answered like a search that ended by
+        // itself (a `stop` crossing it gets nothing more).
+        s.out.info(&why);
+        let listener = Arc::new(new_listener(s, pos, false));
+        s.engine.answer_now(None, None, listener);
+        return;
+    }
 
     // UCCI `go depth 0`: a static evaluation and no move.
     if s.dialect == Dialect::Ucci && args.depth.is_some_and(|d| d <= 0) {
@@ -316,21 +435,25 @@ fn go(s: &mut Session, args: GoArgs) {
         s.out.info(&format!("go {limits:?}"));
     }
 
-    let listener = Arc::new(ProtocolListener::new(
-        Arc::clone(&s.out),
-        s.dialect,
-        s.show_wdl,
-        s.policy,
-        s.engine.game_scores(),
-        pos,
-        args.draw_offered,
-    ));
+    let listener = Arc::new(new_listener(s, pos, args.draw_offered));
     s.listener = Some(Arc::clone(&listener));
     // A draw offer needs the search's judgement of the position.
     if s.engine.own_book() && book_allowed(&limits) && !args.draw_offered && answer_from_book(s, &limits, &listener) {
         return;
     }
     s.engine.go(limits, listener);
+}
+
+fn new_listener(s: &Session, pos: Position, draw_offered: bool) -> ProtocolListener {
+    ProtocolListener::new(
+        Arc::clone(&s.out),
+        s.dialect,
+        s.show_wdl,
+        s.policy,
+        s.engine.game_scores(),
+        pos,
+        draw_offered,
+    )
 }
 
 /// Plays a book move if there is one: an `info string` naming it, a
@@ -367,7 +490,7 @@ fn answer_from_book(s: &mut Session, limits: &Limits, listener: &Arc<ProtocolLis
         pv: vec![choice.mv],
     });
     let listener: Arc<dyn Listener + Send + Sync> = Arc::clone(listener) as _;
-    s.engine.answer_now(choice.mv, choice.ponder, listener);
+    s.engine.answer_now(Some(choice.mv), choice.ponder, listener);
     true
 }
 

@@ -3,6 +3,7 @@
 //! come from this table.
 
 use super::Session;
+use super::parse::clip;
 use super::report::ResignMode;
 use crate::strength::{self, Randomness, Style};
 
@@ -57,6 +58,20 @@ impl EngineOption {
                 format!("option {name} type string default {}", if d.is_empty() { "<empty>" } else { d })
             }
         }
+    }
+
+    /// Whether the UCCI handshake announces it. cchess reads a handshake at
+    /// about one line per 0.2 s (slower on a loaded machine) and gives up
+    /// after 10 s, so UCCI lists the everyday options only; the rest (README,
+    /// "Options") stay settable by name.
+    pub fn ucci_listed(&self) -> bool {
+        self.ucci_name.is_some_and(|n| !UCCI_UNLISTED.contains(&n))
+    }
+
+    /// Whether the UCI handshake announces it: all but the draw and resign
+    /// fine-tuning, which in UCI only words an `info string` hint.
+    pub fn uci_listed(&self) -> bool {
+        self.uci_name.is_some_and(|n| !UCI_UNLISTED.contains(&n))
     }
 
     fn matches(&self, name: &str) -> bool {
@@ -188,6 +203,28 @@ fn best_book_move(s: &mut Session, v: &str) {
 }
 /// Accepted so GUIs can set it; it does not change play (see README).
 fn accepted(_: &mut Session, _: &str) {}
+
+/// UCCI options that work but are not announced (see `ucci_listed`).
+const UCCI_UNLISTED: &[&str] = &[
+    "batch",
+    "drawoffers",
+    "resign",
+    "bestbookmove",
+    "limitstrength",
+    "elo",
+    "friendly",
+    "randomseed",
+    "resignmode",
+    "resignscore",
+    "resignmoves",
+    "drawacceptscore",
+    "drawofferplies",
+    "drawofferscore",
+];
+
+/// UCI options that work but are not announced (see `uci_listed`).
+const UCI_UNLISTED: &[&str] =
+    &["ResignMode", "ResignScore", "ResignMoves", "DrawAcceptScore", "DrawOfferPlies", "DrawOfferScore"];
 
 pub static OPTIONS: &[EngineOption] = &[
     EngineOption {
@@ -327,7 +364,7 @@ pub static OPTIONS: &[EngineOption] = &[
 /// value, applies it, or says what is wrong.
 pub fn set(s: &mut Session, name: &str, value: Option<&str>) {
     let Some(opt) = OPTIONS.iter().find(|o| o.matches(name)) else {
-        s.out.line(&format!("info string unknown option '{name}'"));
+        s.out.info(&format!("unknown option '{}'", clip(name)));
         return;
     };
     let value = value.unwrap_or("").trim();
@@ -335,12 +372,12 @@ pub fn set(s: &mut Session, name: &str, value: Option<&str>) {
         OptionKind::Check(_) => match value.to_ascii_lowercase().as_str() {
             "true" | "on" | "1" => Ok("true".into()),
             "false" | "off" | "0" => Ok("false".into()),
-            _ => Err(format!("option '{name}' needs true or false, got '{value}'")),
+            _ => Err(format!("option '{name}' needs true or false, got '{}'", clip(value))),
         },
         OptionKind::Spin { min, max, .. } => match value.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
             Ok(n) => Err(format!("option '{name}' value {n} is outside {min}..{max}")),
-            Err(_) => Err(format!("option '{name}' needs a number, got '{value}'")),
+            Err(_) => Err(format!("option '{name}' needs a number, got '{}'", clip(value))),
         },
         // `Level` announces pinyin values and accepts the Chinese names too.
         OptionKind::Combo { values, .. } => match values
@@ -349,13 +386,13 @@ pub fn set(s: &mut Session, name: &str, value: Option<&str>) {
             .or_else(|| strength::level_alias(value).and_then(|alias| values.iter().find(|&&v| v == alias)))
         {
             Some(v) => Ok(v.to_string()),
-            None => Err(format!("option '{name}' needs one of {}, got '{value}'", values.join(", "))),
+            None => Err(format!("option '{name}' needs one of {}, got '{}'", values.join(", "), clip(value))),
         },
         OptionKind::Button => Ok(String::new()),
         OptionKind::Text(_) => Ok(value.to_string()),
     };
     match checked {
         Ok(v) => (opt.apply)(s, &v),
-        Err(e) => s.out.line(&format!("info string {e}; unchanged")),
+        Err(e) => s.out.info(&format!("{e}; unchanged")),
     }
 }

@@ -18,6 +18,9 @@ pub enum Command {
         fen: Option<String>,
         moves: Vec<String>,
     },
+    /// A `position` command without a usable `startpos` / `fen` part: like
+    /// a refused FEN, it leaves the engine without a position.
+    BadPosition(String),
     BanMoves(Vec<String>),
     Go(GoArgs),
     Perft(u32),
@@ -29,6 +32,8 @@ pub enum Command {
         fen: Option<String>,
         moves: Vec<String>,
     },
+    /// UCI `debug on|off` (also taken in UCCI, beside its `debug` option).
+    Debug(bool),
     Display,
     Eval,
     Bench(Option<i32>),
@@ -120,9 +125,9 @@ pub fn parse_command(line: &str) -> Command {
         "isready" => Command::IsReady,
         "ucinewgame" => Command::UciNewGame,
         "setoption" => parse_setoption(rest),
-        "position" => parse_position(rest, "position"),
+        "position" => refuse_invalid(parse_position(rest, "position")),
         // Old "Cyclone" GUIs send these without the `position` word.
-        "fen" | "startpos" => parse_position(&tokens, head),
+        "fen" | "startpos" => refuse_invalid(parse_position(&tokens, head)),
         "banmoves" => Command::BanMoves(rest.iter().map(|t| move_text(t)).collect()),
         "go" => parse_go(rest),
         "perft" => parse_perft(rest.first().copied(), "perft"),
@@ -131,6 +136,11 @@ pub fn parse_command(line: &str) -> Command {
         "probe" => match parse_position(rest, "probe") {
             Command::Position { fen, moves } => Command::Probe { fen, moves },
             other => other,
+        },
+        "debug" => match rest.first().map(|t| t.to_ascii_lowercase()).as_deref() {
+            Some("on") | Some("true") | None => Command::Debug(true),
+            Some("off") | Some("false") => Command::Debug(false),
+            Some(_) => Command::Invalid("debug takes 'on' or 'off'".into()),
         },
         "d" => Command::Display,
         "eval" => Command::Eval,
@@ -195,6 +205,13 @@ fn parse_setoption(rest: &[&str]) -> Command {
             },
             None => Command::Invalid("setoption needs an option name".into()),
         }
+    }
+}
+
+fn refuse_invalid(command: Command) -> Command {
+    match command {
+        Command::Invalid(why) => Command::BadPosition(why),
+        other => other,
     }
 }
 
@@ -325,7 +342,7 @@ mod tests {
             parse_command("fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 moves d0e0"),
             Command::Position { fen: Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".into()), moves: vec!["d0e0".into()] }
         );
-        assert!(matches!(parse_command("position"), Command::Invalid(_)));
+        assert!(matches!(parse_command("position"), Command::BadPosition(_)));
     }
 
     #[test]
@@ -351,6 +368,8 @@ mod tests {
         let l = g.to_limits(Color::Red, false);
         assert!(l.ponder && !l.infinite);
         assert_eq!(parse_command("go perft 3"), Command::Perft(3));
+        assert_eq!(parse_command("debug on"), Command::Debug(true));
+        assert_eq!(parse_command("debug off"), Command::Debug(false));
     }
 
     #[test]

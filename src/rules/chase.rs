@@ -16,8 +16,16 @@
 //!   protector only counts if its recapture is legal, so a pinned protector
 //!   (a "fake root") or one that the attacker's king keeps off the file
 //!   (借帅之力, [3(2), 4(9)]) does not protect;
-//! - the target cannot take the attacker back at equal value: that is an
-//!   offered exchange (兑), an idle move [1(3)];
+//! - or the attacker's king takes part [3(2), 4(9)]: it stands next to the
+//!   target, and whatever takes the attacker back, the king can legally take
+//!   that piece in turn and the exchange gains (a rook on a horse protected
+//!   by a rook, a horse on a protected horse). The king's own attacks stay
+//!   idle [3(1)]: it never counts as the first taker;
+//! - the target cannot take the attacker at equal value while the attacker
+//!   is unprotected: that is an offered exchange (兑), an idle move [1(3)].
+//!   A protected attacker facing an unprotected target of equal value (a
+//!   rooted rook on a rootless rook) wins it unless the other side trades:
+//!   a chase that also offers an exchange is a chase [4(5)];
 //! - taking does not get the taker mated at once [4(7)].
 //!
 //! A pawn's own attacks are idle unless both sides attack perpetually
@@ -28,6 +36,7 @@
 //! only the mate test of [4(7)] plays moves, and only for targets that pass
 //! every other test (rare).
 
+use crate::attacks;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Move, PieceKind, Square};
 
@@ -133,6 +142,39 @@ fn capture_gets_mated(pos: &Position, by: Color, from: Square, to: Square) -> bo
     has_mate_in_one(&p)
 }
 
+/// Whether `by` taking on `to` from `from` wins material because `by`'s
+/// king takes back last [棋例 3(2), 4(9)]: the king stands next to `to`,
+/// and whichever piece takes the taker back, the king can then legally take
+/// it and the exchange (target, minus the taker, plus the piece taken back)
+/// gains. The other side may also leave the taker alone, which gains the
+/// target outright. Only called for a protected target (some recapture is
+/// legal).
+fn king_takes_back_last(pos: &Position, by: Color, from: Square, to: Square, gain_first: i32) -> bool {
+    let king = pos.king_square(by);
+    if !attacks::king_steps(to).has(king) {
+        return false;
+    }
+    let them = !by;
+    let occ = pos.occupancy().after_move(from, to);
+    let their_king = pos.king_square(them);
+    let taker_gone = Bitboard::from_square(from).with(to);
+    pos.attackers_to(to, them, occ).iter().all(|d| {
+        let ksq = if d == their_king { to } else { their_king };
+        let after_recapture = occ.after_move(d, to);
+        if pos.king_attackers(ksq, by, after_recapture, taker_gone).any() {
+            // This recapture is illegal: the defender does not count.
+            return true;
+        }
+        let Some(defender) = pos.piece_on(d) else { return true };
+        // The target and the defender are both gone once the king stands
+        // on `to`; the king may not step into an attack (nor face the
+        // other king).
+        let after_king = after_recapture.after_move(king, to);
+        gain_first + value(defender.kind()) > 0
+            && pos.king_attackers(to, them, after_king, Bitboard::from_square(to).with(d)).is_empty()
+    })
+}
+
 /// Whether the attacker on `a` really threatens to win the target on `t`
 /// (see the module documentation). `a` holds a piece of `by` that attacks
 /// `t`, which holds enemy material.
@@ -141,17 +183,25 @@ fn real_threat(pos: &Position, by: Color, a: Square, t: Square, ignored: Bitboar
     if !capture_is_legal(pos, by, a, t, ignored) {
         return false;
     }
-    if !wins_protected(attacker.kind(), target.kind()) && recapture_possible(pos, by, a, t) {
+    let (va, vt) = (value(attacker.kind()), value(target.kind()));
+    if !wins_protected(attacker.kind(), target.kind())
+        && recapture_possible(pos, by, a, t)
+        && !king_takes_back_last(pos, by, a, t, vt - va)
+    {
         return false;
     }
-    // An offered exchange: the target can take the attacker first, at equal
-    // value. (A target that can take a cheaper attacker is a sacrifice
-    // offered with a chase, which stays a chase [棋例 4(5)].)
+    // An offered exchange (兑): the target can take the attacker first, at
+    // equal value, and the attacker is unprotected, so neither side wins
+    // anything by the offer. A protected attacker still wins the target if
+    // it is not exchanged: a chase that also offers an exchange is a chase
+    // [棋例 4(5)], as is one that offers a sacrifice (a target that can take
+    // a cheaper attacker).
     let them = !by;
     let target_hits_attacker = pos.attackers_to(a, them, pos.occupancy()).has(t);
     if target_hits_attacker
-        && value(target.kind()) == value(attacker.kind())
+        && vt == va
         && capture_is_legal(pos, them, t, a, Bitboard::EMPTY)
+        && !recapture_possible(pos, them, t, a)
     {
         return false;
     }
@@ -237,6 +287,39 @@ mod tests {
         let fen = "3k5/9/9/r8/9/9/9/R8/9/4K4 w - - 0 1";
         assert!(threats_of(fen, Color::Red).is_empty());
         assert!(threats_of(fen, Color::Black).is_empty());
+    }
+
+    #[test]
+    fn exchange_offer_by_a_protected_piece_is_a_threat() {
+        // The red rook on a2, protected by the rook on i2, attacks the
+        // unprotected black rook on a7, which could take it: if Black does
+        // not trade, Red wins the rook [棋例 4(5)].
+        let fen = "4k4/9/r8/9/9/9/9/R7R/9/3K5 w - - 0 1";
+        assert_eq!(threats_of(fen, Color::Red), ["a7"]);
+        assert!(threats_of(fen, Color::Black).is_empty(), "a protected rook of equal value");
+    }
+
+    #[test]
+    fn king_takes_back_last() {
+        // Ra1 takes the horse on d1, the rook on d5 takes back, the red
+        // king on e1 takes the rook: a horse and a rook for a rook.
+        let fen = "5k3/9/5a3/9/3r5/9/9/9/R2nK4/9 w - - 0 1";
+        assert_eq!(threats_of(fen, Color::Red), ["d1"]);
+        // Without the advisor on f7 the red king could not go to f1 (the
+        // kings would face): after Rxd1, Re5 mates, so taking is idle
+        // [棋例 4(7)].
+        let fen = "5k3/9/9/9/3r5/9/9/9/R2nK4/9 w - - 0 1";
+        assert!(threats_of(fen, Color::Red).is_empty());
+        // A second defender (the horse on c3) covers d1: the king may not
+        // take back.
+        let fen = "5k3/9/5a3/9/3r5/9/2n6/9/R2nK4/9 w - - 0 1";
+        assert!(threats_of(fen, Color::Red).is_empty());
+        // The king is not next to d1: a rook for a protected horse.
+        let fen = "5k3/9/5a3/9/3r5/9/9/9/R2n5/4K4 w - - 0 1";
+        assert!(threats_of(fen, Color::Red).is_empty());
+        // Protected by a pawn: a rook for a horse and a pawn loses.
+        let fen = "5k3/9/5a3/9/9/9/9/3p5/R2nK4/9 w - - 0 1";
+        assert!(threats_of(fen, Color::Red).is_empty());
     }
 
     #[test]

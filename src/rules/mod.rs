@@ -38,9 +38,11 @@
 //!
 //! Rules implemented only in part (see the README section "Rules judge"):
 //! the threat test compares single captures (unprotected target, or target
-//! worth more than the attacker), not whole exchange sequences; "occupying a
-//! key defensive point that forms a simple draw" [3(4), 4(13)] is not
-//! recognised (such a chase of an advisor or elephant counts as a chase);
+//! worth more than the attacker), not whole exchange sequences, except the
+//! one that the attacker's king ends by taking back last [3(2), 4(9)];
+//! "occupying a key defensive point that forms a simple draw" [3(4),
+//! 4(13)] is not recognised (such a chase of an advisor or elephant counts
+//! as a chase);
 //! a side that chases different pieces by turns is judged like one that
 //! chases the same piece (the text of 棋例 forbids "长捉" without saying
 //! which; Fairy-Stockfish requires the same piece).

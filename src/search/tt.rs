@@ -28,19 +28,15 @@ pub struct TtData {
     pub bound: Bound,
 }
 
-#[derive(Default)]
-struct Entry {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
+/// One entry: the packed data, and the key XOR the data.
+struct Entry<'a> {
+    key_xor_data: &'a AtomicU64,
+    data: &'a AtomicU64,
 }
 
-#[derive(Default)]
-#[repr(align(64))]
-struct Cluster {
-    entries: [Entry; 4],
-}
-
-const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+/// Words per cluster: four entries of two words, 64 bytes.
+const CLUSTER_WORDS: usize = 8;
+const CLUSTER_BYTES: usize = CLUSTER_WORDS * 8;
 
 // Data layout: move 16 | score 16 | eval 16 | depth 8 | generation 6 + bound 2.
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
@@ -77,29 +73,49 @@ fn generation_of(data: u64) -> u8 {
 }
 
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    /// The clusters, `CLUSTER_WORDS` words each, from word `first` on (the
+    /// first word on a 64-byte boundary, so a cluster is one cache line).
+    words: Box<[AtomicU64]>,
+    first: usize,
+    clusters: usize,
     generation: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of `mb` megabytes (at least one cluster).
+    /// A table of `mb` megabytes (at least one cluster); if the allocator
+    /// cannot give that much, the largest half, quarter, ... it can.
+    ///
+    /// The memory comes zeroed in one allocation (an all-zero word is an
+    /// empty entry): the operating system hands out untouched pages, so even
+    /// gigabytes take no time here and a GUI's `isready` after `setoption
+    /// Hash` is answered at once; the pages fill in as the search writes.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::new();
-        clusters.resize_with(count, Cluster::default);
-        TranspositionTable { clusters, generation: AtomicU8::new(0) }
+        let mut clusters = (mb.max(1).saturating_mul(1024 * 1024) / CLUSTER_BYTES).max(1);
+        // Seven spare words to reach the 64-byte boundary.
+        let words = loop {
+            let len = clusters.saturating_mul(CLUSTER_WORDS).saturating_add(CLUSTER_WORDS - 1);
+            match bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(len) {
+                Ok(words) => break words,
+                Err(()) if clusters > 1 => clusters /= 2,
+                // Not even 64 bytes: nothing else could run either.
+                Err(()) => panic!("no memory for a one-cluster hash table"),
+            }
+        };
+        let misalign = (words.as_ptr() as usize % CLUSTER_BYTES) / 8;
+        let first = (CLUSTER_WORDS - misalign) % CLUSTER_WORDS;
+        TranspositionTable { words, first, clusters, generation: AtomicU8::new(0) }
     }
 
     pub fn size_mb(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
+        self.clusters * CLUSTER_BYTES / (1024 * 1024)
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry: a fresh zeroed table of the same size (the old
+    /// one freed first), as fast as `new`.
     pub fn clear(&mut self) {
-        for c in &mut self.clusters {
-            *c = Cluster::default();
-        }
-        self.generation.store(0, Ordering::Relaxed);
+        let mb = self.size_mb();
+        self.words = Box::new([]);
+        *self = TranspositionTable::new(mb);
     }
 
     /// Called once per search so older entries are replaced first.
@@ -109,13 +125,18 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn cluster(&self, key: u64) -> &Cluster {
-        let index = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[index]
+    fn cluster_at(&self, index: usize) -> [Entry<'_>; 4] {
+        let w = &self.words[self.first + index * CLUSTER_WORDS..][..CLUSTER_WORDS];
+        std::array::from_fn(|i| Entry { key_xor_data: &w[2 * i], data: &w[2 * i + 1] })
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> [Entry<'_>; 4] {
+        self.cluster_at(((key as u128 * self.clusters as u128) >> 64) as usize)
     }
 
     pub fn probe(&self, key: u64) -> Option<TtData> {
-        for e in &self.cluster(key).entries {
+        for e in &self.cluster(key) {
             let data = e.data.load(Ordering::Relaxed);
             if e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
                 return unpack(data);
@@ -129,9 +150,9 @@ impl TranspositionTable {
         let cluster = self.cluster(key);
         // Same position: refresh it. Otherwise replace the entry that is
         // least worth keeping: shallow, and from an older search.
-        let mut victim = &cluster.entries[0];
+        let mut victim = &cluster[0];
         let mut victim_worth = i32::MAX;
-        for e in &cluster.entries {
+        for e in &cluster {
             let data = e.data.load(Ordering::Relaxed);
             let stored_key = e.key_xor_data.load(Ordering::Relaxed) ^ data;
             if stored_key == key {
@@ -166,10 +187,10 @@ impl TranspositionTable {
     /// Permille of sampled entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.clusters.len().min(250);
+        let sample = self.clusters.min(250);
         let mut used = 0;
-        for c in &self.clusters[..sample] {
-            for e in &c.entries {
+        for index in 0..sample {
+            for e in &self.cluster_at(index) {
                 let data = e.data.load(Ordering::Relaxed);
                 if data != 0 && generation_of(data) == generation {
                     used += 1;
@@ -200,7 +221,9 @@ mod tests {
     #[test]
     fn size_stays_within_request() {
         let tt = TranspositionTable::new(3);
-        assert!(tt.clusters.len() * 64 <= 3 * 1024 * 1024);
+        assert!(tt.clusters * 64 <= 3 * 1024 * 1024);
+        assert_eq!((tt.words.as_ptr() as usize + tt.first * 8) % 64, 0, "clusters on cache lines");
+        assert!(tt.first + tt.clusters * CLUSTER_WORDS <= tt.words.len());
         assert_eq!(tt.size_mb(), 3);
     }
 }

@@ -4,7 +4,8 @@
 //! Every session that ends with [`Session::finish`] (or `quit`) checks: the
 //! process exits by itself and successfully, stderr stays empty, no output
 //! line has trailing spaces, and every `go` got exactly one answer
-//! (`bestmove`, `nobestmove`).
+//! (`bestmove`, `nobestmove`). With `CHARIOT_TEST_ECHO` set, every line
+//! sent (`>>`) and read (`<<`) is echoed on stderr.
 
 // Each test file uses a different part of the harness.
 #![allow(dead_code)]
@@ -67,7 +68,11 @@ impl Session {
             text
         });
         let stdin = child.stdin.take();
-        Session { child, stdin, lines, stderr: Some(stderr), transcript: Vec::new(), expected_answers: 0 }
+        let mut s = Session { child, stdin, lines, stderr: Some(stderr), transcript: Vec::new(), expected_answers: 0 };
+        // The identification line comes first, before any command.
+        let banner = s.recv();
+        assert!(banner.starts_with("Chariot ") && banner.ends_with(" by the Chariot developers"), "{banner}");
+        s
     }
 
     pub fn ucci() -> Session {
@@ -98,6 +103,9 @@ impl Session {
     }
 
     pub fn send_raw(&mut self, bytes: &[u8]) {
+        if std::env::var_os("CHARIOT_TEST_ECHO").is_some() {
+            eprintln!(">> {}", String::from_utf8_lossy(bytes).trim_end());
+        }
         let stdin = self.stdin.as_mut().expect("stdin still open");
         stdin.write_all(bytes).expect("writing to chariot");
         stdin.flush().expect("flushing to chariot");
@@ -112,6 +120,9 @@ impl Session {
     pub fn recv(&mut self) -> String {
         match self.lines.recv_timeout(HANG) {
             Ok(line) => {
+                if std::env::var_os("CHARIOT_TEST_ECHO").is_some() {
+                    eprintln!("<< {line}");
+                }
                 self.transcript.push(line.clone());
                 line
             }
@@ -161,11 +172,19 @@ impl Session {
         self.until_answer()
     }
 
-    /// The FEN the engine holds (from `d`).
+    /// The FEN the engine holds (from `d`, read to its last line).
     pub fn fen(&mut self) -> String {
         self.send("d");
-        let line = self.until(|l| l.starts_with("Fen: ")).pop().expect("Fen line");
+        let lines = self.until(|l| l.starts_with("Checkers:"));
+        let line = lines.iter().find(|l| l.starts_with("Fen: ")).expect("Fen line");
         line["Fen: ".len()..].to_string()
+    }
+
+    /// The engine's resident memory in kB (Linux `/proc`), if readable.
+    pub fn rss_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     pub fn dump(&self) -> String {
@@ -227,4 +246,28 @@ impl Drop for Session {
 
 pub fn is_answer(line: &str) -> bool {
     line.starts_with("bestmove") || line == "nobestmove"
+}
+
+/// A small seeded generator (xorshift) for the property tests.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
 }

@@ -1,0 +1,122 @@
+//! The command line as a user meets it: the help says how to talk to the
+//! engine, every subcommand exits with 2 on bad arguments or bad input
+//! (with a message), depths are refused rather than changed, and an
+//! unwritable `--output` fails before any work.
+
+use std::process::{Command, Output};
+
+fn chariot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chariot")).args(args).output().expect("running chariot")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn help_says_how_to_start_the_engine() {
+    let out = chariot(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for line in ["Run without a command to start the engine", "uci", "ucci", "position startpos", "go movetime 1000"] {
+        assert!(help.contains(line), "{line}: {help}");
+    }
+    // `-h` (the short help) says it too.
+    assert!(text(&chariot(&["-h"]).stdout).contains("position startpos"));
+    let perft = text(&chariot(&["perft", "--help"]).stdout);
+    assert!(perft.contains("<DEPTH>  Plies to count, 1..=8"), "{perft}");
+}
+
+#[test]
+fn perft_refuses_depths_it_cannot_finish() {
+    for (depth, reason) in [
+        ("100000", "at most 8, got 100000"),
+        ("9", "at most 8"),
+        ("0", "at least 1"),
+        ("-1", "at least 1, got -1"),
+        ("x", "not a whole number"),
+    ] {
+        let out = chariot(&["perft", depth]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "perft {depth}: {stderr}");
+        assert!(stderr.contains(reason), "perft {depth}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = chariot(&["perft", "2"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("Nodes searched: 1920\n"));
+}
+
+#[test]
+fn bench_refuses_depths_out_of_range() {
+    for depth in ["0", "-3", "65", "deep"] {
+        let out = chariot(&["bench", depth]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "bench {depth}: {stderr}");
+        assert!(stderr.contains(&format!("invalid value '{depth}'")), "bench {depth}: {stderr}");
+        assert!(out.stdout.is_empty(), "bench {depth} did not search");
+    }
+}
+
+#[test]
+fn every_subcommand_exits_with_2_on_bad_input() {
+    let game = std::env::temp_dir().join(format!("chariot-cli-{}-game.txt", std::process::id()));
+    std::fs::write(&game, "h2e2 h9g7\n").expect("temp file");
+    let game = game.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["nonsense"],
+        vec!["--nonsense"],
+        vec!["perft"],
+        vec!["perft", "2", "--fen", "bad"],
+        vec!["perft", "2", "--moves", "e0e2"],
+        vec!["perft", "2", "--nonsense"],
+        vec!["bench", "4", "5"],
+        vec!["judge", "--fen", "bad"],
+        vec!["judge", "--moves", "e0e2"],
+        vec!["analyze"],
+        vec!["analyze", "/nonexistent/game.pgn"],
+        vec!["book"],
+        vec!["book", "build", game],
+        vec!["book", "build", "/nonexistent/game.pgn", "--output", "/dev/null"],
+        vec!["book", "show", "--fen", "bad"],
+        vec!["book", "show", "--book", "/nonexistent/x.book"],
+        vec!["book", "show", "--moves", "e0e2"],
+    ];
+    for args in cases {
+        let out = chariot(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(!stderr.trim().is_empty(), "{args:?} says why");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_file(game);
+}
+
+#[test]
+fn an_unwritable_output_fails_before_the_work() {
+    let game = std::env::temp_dir().join(format!("chariot-cli-{}-output.txt", std::process::id()));
+    std::fs::write(&game, "h2e2 h9g7 h0g2 i9h9\n").expect("temp file");
+    let game = game.to_str().unwrap();
+    let dir = std::env::temp_dir();
+    for output in ["/nonexistent/dir/x.pgn", dir.to_str().unwrap()] {
+        // Without --quiet the analysis would print progress on stderr: none
+        // may appear, the refusal comes first.
+        let out = chariot(&["analyze", game, "--depth", "1", "--output", output]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "no progress before the refusal: {stderr}");
+        assert!(stderr.starts_with(&format!("chariot analyze: cannot write '{output}'")), "{stderr}");
+        // book build: the output is checked before the games are read (this
+        // input does not exist).
+        let out = chariot(&["book", "build", "/nonexistent/games.pgn", "--output", output]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("cannot write '{output}'")), "{stderr}");
+    }
+    // A writable path: checking it leaves nothing behind when the input is bad.
+    let target = dir.join(format!("chariot-cli-{}-never.pgn", std::process::id()));
+    let out = chariot(&["analyze", "/nonexistent/game.pgn", "--output", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!target.exists(), "the check removed its test file");
+    let _ = std::fs::remove_file(game);
+}
