@@ -4,8 +4,8 @@
 
 use crate::engine::Engine;
 use crate::search::{Limits, Signals, Silent};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 9;
 
@@ -53,12 +53,13 @@ pub struct BenchResult {
 
 /// Searches every bench position to `depth`.
 pub fn run(depth: i32) -> BenchResult {
-    run_until(depth, &AtomicBool::new(false)).expect("nothing stops this bench")
+    run_until(depth, &Signals::default()).expect("nothing stops this bench")
 }
 
-/// [`run`] that gives up (`None`) once `cancel` is set: the protocol's
-/// `bench` runs in the background and `stop` ends it.
-pub fn run_until(depth: i32, cancel: &AtomicBool) -> Option<BenchResult> {
+/// [`run`] that gives up (`None`) once `signals.stop` is raised: the
+/// protocol's `bench` runs in the background and `stop` ends it. (A search
+/// that ends by itself leaves the signals unraised, so one set serves all.)
+pub fn run_until(depth: i32, signals: &Signals) -> Option<BenchResult> {
     let depth = depth.clamp(1, 64);
     let mut nodes = 0;
     let start = Instant::now();
@@ -73,34 +74,13 @@ pub fn run_until(depth: i32, cancel: &AtomicBool) -> Option<BenchResult> {
             other => panic!("bench position {fen:?} {moves:?} is broken: {other:?}"),
         }
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        nodes += search_until(&mut engine, &limits, cancel)?;
+        nodes += engine.search_blocking_with(&limits, &Silent, signals).nodes;
+        if signals.stop.load(Ordering::Relaxed) {
+            return None;
+        }
     }
     let time_ms = start.elapsed().as_millis() as u64;
     Some(BenchResult { positions: POSITIONS.len(), depth, nodes, time_ms, nps: nodes * 1000 / time_ms.max(1) })
-}
-
-/// One bench search on its own thread (the search's stack size), ended
-/// early when `cancel` is set; `None` if it was. A search raises its own
-/// stop flag when it ends, so `cancel` is a separate flag, watched here.
-fn search_until(engine: &mut Engine, limits: &Limits, cancel: &AtomicBool) -> Option<u64> {
-    let signals = Signals::default();
-    let watched = std::thread::scope(|scope| {
-        let search = std::thread::Builder::new()
-            .name("bench".to_string())
-            .stack_size(16 * 1024 * 1024)
-            .spawn_scoped(scope, || engine.search_blocking_with(limits, &Silent, &signals).nodes)
-            .ok()?;
-        while !search.is_finished() {
-            if cancel.load(Ordering::Relaxed) {
-                signals.stop.store(true, Ordering::Relaxed);
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        search.join().ok()
-    });
-    // No thread to be had: search here, on the caller's stack, unstoppable.
-    let nodes = watched.unwrap_or_else(|| engine.search_blocking_with(limits, &Silent, &signals).nodes);
-    (!cancel.load(Ordering::Relaxed)).then_some(nodes)
 }
 
 #[cfg(test)]

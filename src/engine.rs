@@ -7,6 +7,7 @@ use crate::position::{FenError, Position};
 use crate::rng::Rng;
 use crate::rules;
 use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Signals, TranspositionTable};
+use crate::spawn::spawn_or_return;
 use crate::strength::{self, GameMemory, PlayContext};
 use crate::types::Move;
 use std::sync::atomic::Ordering;
@@ -42,7 +43,6 @@ impl Task {
 }
 
 /// Everything a `go` needs, owned, so the search can run on its own thread.
-#[derive(Clone)]
 struct SearchJob {
     game: GameHistory,
     position: Position,
@@ -324,16 +324,12 @@ impl Engine {
             settings: self.strength.clone(),
             memory: Arc::clone(&self.memory),
         };
-        let spare = job.clone();
-        let spawned = std::thread::Builder::new()
-            .name("search-main".to_string())
-            .stack_size(16 * 1024 * 1024)
-            .spawn(move || job.run());
-        let task = match spawned {
+        let builder = std::thread::Builder::new().name("search-main".to_string()).stack_size(16 * 1024 * 1024);
+        let task = match spawn_or_return(builder, job, SearchJob::run) {
             Ok(handle) => Task::Thread(handle),
-            Err(e) => {
+            Err((job, e)) => {
                 log::warn!("search thread not started: {e}");
-                Task::Done(spare.run_here(&e))
+                Task::Done(job.run_here(&e))
             }
         };
         self.running = Some(Running { task, signals, start });
@@ -535,16 +531,14 @@ impl Engine {
     /// itself. Without a thread to be had, it answers here.
     pub fn answer_now(&mut self, best: Option<Move>, ponder: Option<Move>, listener: Arc<dyn Listener + Send + Sync>) {
         self.stop();
-        let answer = move |listener: &dyn Listener| {
+        let answer = move |listener: Arc<dyn Listener + Send + Sync>| {
             listener.best_move(best, ponder, 0);
             Outcome { best, ponder, score: 0, depth: 0, nodes: 0 }
         };
-        let thread_listener = Arc::clone(&listener);
-        let spawned = std::thread::Builder::new().name("answer".to_string()).spawn(move || answer(&*thread_listener));
-        let task = match spawned {
+        let task = match spawn_or_return(std::thread::Builder::new().name("answer".to_string()), listener, answer) {
             Ok(handle) => Task::Thread(handle),
             // Without a thread, answer from this one.
-            Err(_) => Task::Done(answer(&*listener)),
+            Err((listener, _)) => Task::Done(answer(listener)),
         };
         self.running = Some(Running { task, signals: Arc::new(Signals::default()), start: Instant::now() });
     }

@@ -21,6 +21,7 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod spawn;
 pub mod strength;
 pub mod types;
 pub mod zobrist;

@@ -19,13 +19,14 @@ use crate::engine::{Engine, book_allowed};
 use crate::eval;
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Iteration, Limits, Listener};
+use crate::search::{Iteration, Limits, Listener, Signals};
+use crate::spawn::spawn_or_return;
 use crate::types::Move;
 use options::OPTIONS;
 use parse::clip;
 use report::{DrawPolicy, ProtocolListener};
 use std::io::{BufRead, ErrorKind, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -71,12 +72,7 @@ impl Output {
     /// characters are replaced and it is cut to [`MAX_INFO_CHARS`]: one
     /// line in, at most one short line out.
     fn info(&self, text: &str) {
-        let mut line: String =
-            text.chars().take(MAX_INFO_CHARS).map(|c| if c.is_control() { '?' } else { c }).collect();
-        if text.chars().nth(MAX_INFO_CHARS).is_some() {
-            line.push_str("...");
-        }
-        self.line(&format!("info string {line}"));
+        self.line(&format!("info string {}", parse::clip_to(text, MAX_INFO_CHARS)));
     }
 }
 
@@ -106,7 +102,7 @@ pub(crate) struct Session {
 /// which keeps the output in the order a piping client expects.
 struct Job {
     handle: JoinHandle<()>,
-    cancel: Arc<AtomicBool>,
+    signals: Arc<Signals>,
 }
 
 impl Session {
@@ -159,27 +155,17 @@ pub fn run(mut input: impl BufRead, out: Arc<Output>) {
 
 /// Starts `work` as the session's background job; without a thread to run
 /// it on, it runs here.
-fn start_job(s: &mut Session, name: &str, work: impl FnOnce(&Output, &AtomicBool) + Send + 'static) {
+fn start_job(s: &mut Session, name: &str, work: impl FnOnce(&Output, &Signals) + Send + 'static) {
     end_job(s, false);
     s.engine.stop();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let (out, flag) = (Arc::clone(&s.out), Arc::clone(&cancel));
-    let work = Arc::new(Mutex::new(Some(work)));
-    let run = {
-        let work = Arc::clone(&work);
-        move || {
-            if let Some(work) = work.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                work(&out, &flag);
-            }
-        }
-    };
-    match std::thread::Builder::new().name(name.to_string()).stack_size(16 * 1024 * 1024).spawn(run) {
-        Ok(handle) => s.job = Some(Job { handle, cancel }),
-        Err(e) => {
+    let signals = Arc::new(Signals::default());
+    let builder = std::thread::Builder::new().name(name.to_string()).stack_size(16 * 1024 * 1024);
+    let payload = (work, Arc::clone(&s.out), Arc::clone(&signals));
+    match spawn_or_return(builder, payload, |(work, out, signals)| work(&out, &signals)) {
+        Ok(handle) => s.job = Some(Job { handle, signals }),
+        Err(((work, out, signals), e)) => {
             log::warn!("no thread for {name} ({e}); running it in the protocol loop");
-            if let Some(work) = work.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                work(&s.out, &cancel);
-            }
+            work(&out, &signals);
         }
     }
 }
@@ -188,7 +174,7 @@ fn start_job(s: &mut Session, name: &str, work: impl FnOnce(&Output, &AtomicBool
 fn end_job(s: &mut Session, cancel: bool) {
     let Some(job) = s.job.take() else { return };
     if cancel {
-        job.cancel.store(true, Ordering::Relaxed);
+        job.signals.stop.store(true, Ordering::Relaxed);
     }
     // A panic in the job was reported by the panic hook; keep serving.
     let _ = job.handle.join();
@@ -274,7 +260,7 @@ fn handle(s: &mut Session, command: Command) -> bool {
                 // `go perft 1` reads any line saying "illegal" as a verdict.
                 if s.debug {
                     if let Some(bad) = bad {
-                        s.out.info(&format!("position: {}", clip_bad(&bad.to_string())));
+                        s.out.info(&format!("position: {bad}"));
                     }
                     s.out.info(&format!("position {}", s.engine.position().to_fen()));
                 }
@@ -300,9 +286,9 @@ fn handle(s: &mut Session, command: Command) -> bool {
                 return true;
             }
             let pos = *s.engine.position();
-            start_job(s, "perft", move |out, cancel| {
+            start_job(s, "perft", move |out, signals| {
                 let start = Instant::now();
-                match perft::divide_report_until(&pos, depth, cancel) {
+                match perft::divide_report_until(&pos, depth, &signals.stop) {
                     Some((lines, total)) => {
                         for line in &lines {
                             out.line(line);
@@ -341,7 +327,7 @@ fn handle(s: &mut Session, command: Command) -> bool {
         Command::Eval => s.out.lines(&eval::explain(s.engine.position())),
         Command::Bench(depth) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-            start_job(s, "bench", move |out, cancel| match bench::run_until(depth, cancel) {
+            start_job(s, "bench", move |out, signals| match bench::run_until(depth, signals) {
                 Some(result) => {
                     out.info(&format!("bench positions {} depth {}", result.positions, result.depth));
                     out.line(&format!("Total time (ms) : {}", result.time_ms));
@@ -368,11 +354,6 @@ fn handle(s: &mut Session, command: Command) -> bool {
 
 fn refs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
-}
-
-/// A bad move's message quotes the move, which came from the input.
-fn clip_bad(text: &str) -> String {
-    text.chars().take(300).collect()
 }
 
 /// A garbled `go` line gets this many `info string` lines about it at most.
@@ -507,7 +488,7 @@ fn probe(s: &mut Session, fen: Option<&str>, moves: &[String]) {
         }
     };
     if let Err(e) = pos.play_text_moves(moves.iter().map(String::as_str)) {
-        s.out.info(&format!("probe: {}", clip_bad(&e)));
+        s.out.info(&format!("probe: {e}"));
         return;
     }
     s.out.line(&report::pophash(&s.engine, &pos));

@@ -179,10 +179,14 @@ pub fn move_text(token: &str) -> String {
 
 /// Text from the input, shortened and made printable for an `info string`.
 pub fn clip(text: &str) -> String {
-    const MAX_CHARS: usize = 80;
+    clip_to(text, 80)
+}
+
+/// `text` with control characters replaced, cut to `max_chars` (then `...`).
+pub fn clip_to(text: &str, max_chars: usize) -> String {
     let printable = |c: char| if c.is_control() { '?' } else { c };
-    let t: String = text.chars().take(MAX_CHARS).map(printable).collect();
-    if text.chars().nth(MAX_CHARS).is_some() { format!("{t}...") } else { t }
+    let t: String = text.chars().take(max_chars).map(printable).collect();
+    if text.chars().nth(max_chars).is_some() { format!("{t}...") } else { t }
 }
 
 fn parse_setoption(rest: &[&str]) -> Command {

@@ -196,6 +196,10 @@ struct Context<'a> {
     votes: Mutex<Vec<(Move, i32, i32)>>,
     /// Helper threads that have voted (or had nothing to vote).
     helpers_done: AtomicUsize,
+    /// The search's own end (its time, node or depth limit, or the main
+    /// thread done), for every thread. Kept apart from `signals.stop`, the
+    /// caller's: those signals stay unraised and can serve the next search.
+    finished: AtomicBool,
 }
 
 impl Context<'_> {
@@ -206,7 +210,12 @@ impl Context<'_> {
     }
 
     fn stopped(&self) -> bool {
-        self.signals.stop.load(Ordering::Relaxed)
+        self.finished.load(Ordering::Relaxed) || self.signals.stop.load(Ordering::Relaxed)
+    }
+
+    /// Ends the search on every thread.
+    fn finish(&self) {
+        self.finished.store(true, Ordering::Relaxed);
     }
 
     fn pondering(&self) -> bool {
@@ -250,6 +259,7 @@ pub fn search(
         nodes: AtomicU64::new(0),
         votes: Mutex::new(Vec::new()),
         helpers_done: AtomicUsize::new(0),
+        finished: AtomicBool::new(false),
     };
 
     let root_moves: Vec<Move> = root
@@ -271,7 +281,7 @@ pub fn search(
         let helpers = spawn_helpers(scope, &ctx, game, &root_moves);
         main.iterate();
         wait_while_told_to(&ctx);
-        signals.stop.store(true, Ordering::Relaxed);
+        ctx.finish();
         // The helpers' votes count, but the GUI's clock does not wait for a
         // helper the scheduler has not run yet: answer, then let the scope
         // join the helpers.

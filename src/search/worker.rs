@@ -139,7 +139,7 @@ impl<'a> Worker<'a> {
             && let Some(limit) = self.ctx.node_limit
             && self.total_nodes() >= limit
         {
-            self.ctx.signals.stop.store(true, Ordering::Relaxed);
+            self.ctx.finish();
         }
     }
 
@@ -152,7 +152,7 @@ impl<'a> Worker<'a> {
             && !self.ctx.pondering()
             && self.ctx.elapsed() >= budget.maximum
         {
-            self.ctx.signals.stop.store(true, Ordering::Relaxed);
+            self.ctx.finish();
         }
     }
 
@@ -233,7 +233,7 @@ impl<'a> Worker<'a> {
                     self.report(depth, pv_idx, None);
                 }
                 if self.should_stop_after_iteration(depth) {
-                    self.ctx.signals.stop.store(true, Ordering::Relaxed);
+                    self.ctx.finish();
                     break;
                 }
             }
