@@ -1,5 +1,5 @@
-//! `bench`: a fixed set of positions searched to a fixed depth with one
-//! thread and a fresh 16 MB hash. The total node count is deterministic: the
+//! `bench`: a fixed set of positions searched to a fixed depth by one
+//! engine with one thread and a 16 MB hash, cleared once at the start. The total node count is deterministic: the
 //! "bench signature" every search or evaluation change reports.
 
 use crate::engine::Engine;
@@ -63,10 +63,13 @@ pub fn run_until(depth: i32, signals: &Signals) -> Option<BenchResult> {
     let depth = depth.clamp(1, 64);
     let mut nodes = 0;
     let start = Instant::now();
+    // One engine, as in a game: the hash table (cleared once, here) and the
+    // histories carry over from position to position. One thread, so the
+    // count still depends only on the code.
+    let mut engine = Engine::new();
+    engine.clear_hash();
+    engine.new_game();
     for (fen, moves) in POSITIONS {
-        // A fresh engine per position: no state carries over, so the count
-        // depends only on the code.
-        let mut engine = Engine::new();
         let fen = (*fen != "startpos").then_some(*fen);
         let moves: Vec<&str> = moves.split_whitespace().collect();
         match engine.set_position(fen, &moves) {

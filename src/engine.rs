@@ -6,7 +6,7 @@ use crate::book::{self, Book, Entry};
 use crate::position::{FenError, Position};
 use crate::rng::Rng;
 use crate::rules;
-use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Signals, TranspositionTable};
+use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Request, Searcher, Signals};
 use crate::spawn::spawn_or_return;
 use crate::strength::{self, GameMemory, PlayContext};
 use crate::types::Move;
@@ -48,7 +48,7 @@ struct SearchJob {
     position: Position,
     limits: Limits,
     config: Config,
-    tt: Arc<TranspositionTable>,
+    searcher: Arc<Searcher>,
     signals: Arc<Signals>,
     listener: Arc<dyn Listener + Send + Sync>,
     settings: strength::Settings,
@@ -62,9 +62,11 @@ const FOREGROUND_MOVETIME_MS: i64 = 1000;
 
 impl SearchJob {
     fn run(self) -> Outcome {
-        let SearchJob { game, position, limits, config, tt, signals, listener, settings, memory } = self;
+        let SearchJob { game, position, limits, config, searcher, signals, listener, settings, memory } = self;
         let cx = PlayContext { settings: &settings, memory: &memory };
-        let run = || think(&game, &limits, &config, &tt, &signals, &*listener, &cx);
+        let request =
+            Request { game: &game, limits: &limits, config: &config, searcher: &searcher, signals: &signals, listener: &*listener };
+        let run = || think(request, &cx);
         // A bug in the search must not leave the GUI waiting for a move:
         // answer with any legal one (the panic itself is reported on stderr
         // by the panic hook).
@@ -104,7 +106,8 @@ impl SearchJob {
 }
 
 pub struct Engine {
-    tt: Arc<TranspositionTable>,
+    /// The hash table and the threads' histories.
+    searcher: Arc<Searcher>,
     config: Config,
     /// The game since the last capture (or since the FEN), for repetitions.
     game: GameHistory,
@@ -189,7 +192,7 @@ impl Engine {
     pub fn new() -> Engine {
         let position = Position::startpos();
         Engine {
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            searcher: Arc::new(Searcher::new(DEFAULT_HASH_MB)),
             config: Config::default(),
             game: GameHistory::new(position),
             position,
@@ -318,7 +321,7 @@ impl Engine {
             position: self.position,
             limits,
             config: self.config.clone(),
-            tt: Arc::clone(&self.tt),
+            searcher: Arc::clone(&self.searcher),
             signals: Arc::clone(&signals),
             listener,
             settings: self.strength.clone(),
@@ -342,7 +345,15 @@ impl Engine {
         self.stop();
         let signals = Signals::default();
         let cx = PlayContext { settings: &self.strength, memory: &self.memory };
-        let outcome = think(&self.game, limits, &self.config, &self.tt, &signals, listener, &cx);
+        let request = Request {
+            game: &self.game,
+            limits,
+            config: &self.config,
+            searcher: &self.searcher,
+            signals: &signals,
+            listener,
+        };
+        let outcome = think(request, &cx);
         if let Some(best) = outcome.best {
             self.memory().record_answer(&self.position, best, outcome.score);
         }
@@ -358,7 +369,14 @@ impl Engine {
     /// through `signals.stop`.
     pub fn search_blocking_with(&mut self, limits: &Limits, listener: &dyn Listener, signals: &Signals) -> Outcome {
         self.stop();
-        search::search(&self.game, limits, &self.config, &self.tt, signals, listener)
+        search::search(Request {
+            game: &self.game,
+            limits,
+            config: &self.config,
+            searcher: &self.searcher,
+            signals,
+            listener,
+        })
     }
 
     pub fn is_searching(&self) -> bool {
@@ -390,41 +408,44 @@ impl Engine {
     }
 
     /// Cheap: a GUI may send it before every move. The hash is kept (its
-    /// entries are checked against the full key); `clear_hash` empties it.
+    /// entries are checked against the full key; `clear_hash` empties it);
+    /// the search threads' histories are forgotten.
     pub fn new_game(&mut self) {
         self.stop();
         self.memory().reset();
+        self.searcher.clear_histories();
     }
 
     pub fn clear_hash(&mut self) {
         self.stop();
-        match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
-            None => self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb())),
+        match Arc::get_mut(&mut self.searcher) {
+            Some(searcher) => searcher.tt.clear(),
+            None => self.searcher = Arc::new(Searcher::new(self.searcher.tt.size_mb())),
         }
     }
 
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.stop();
         let mb = mb.clamp(1, MAX_HASH_MB);
-        if self.tt.size_mb() != mb {
+        if self.searcher.tt.size_mb() != mb {
             // Drop the old table first so both never exist at once.
-            self.tt = Arc::new(TranspositionTable::new(1));
-            self.tt = Arc::new(TranspositionTable::new(mb));
+            self.searcher = Arc::new(Searcher::new(1));
+            self.searcher = Arc::new(Searcher::new(mb));
         }
     }
 
     pub fn probe_tt(&self, key: u64) -> Option<crate::search::tt::TtData> {
-        self.tt.probe(key)
+        self.searcher.tt.probe(key)
     }
 
     pub fn hash_mb(&self) -> usize {
-        self.tt.size_mb()
+        self.searcher.tt.size_mb()
     }
 
     pub fn set_threads(&mut self, n: usize) {
         self.stop();
         self.config.threads = n.clamp(1, MAX_THREADS);
+        self.searcher.resize(self.config.threads);
     }
 
     pub fn set_multipv(&mut self, n: usize) {
@@ -550,19 +571,11 @@ const BUILT_IN_NAMES: &[&str] = &["<empty>", "<built-in>", "built-in", "builtin"
 
 /// The move for a `go`: through the strength model when a level, the
 /// friendly mode, randomness or a style is set, else the plain search.
-fn think(
-    game: &GameHistory,
-    limits: &Limits,
-    config: &Config,
-    tt: &TranspositionTable,
-    signals: &Signals,
-    listener: &dyn Listener,
-    cx: &PlayContext,
-) -> Outcome {
+fn think(request: Request, cx: &PlayContext) -> Outcome {
     if cx.settings.active() {
-        strength::play(game, limits, config, tt, signals, listener, cx)
+        strength::play(request, cx)
     } else {
-        search::search(game, limits, config, tt, signals, listener)
+        search::search(request)
     }
 }
 

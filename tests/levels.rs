@@ -3,7 +3,7 @@
 //! session fixes `RandomSeed`, so each test sees one reproducible game.
 
 use chariot::position::Position;
-use chariot::search::TranspositionTable;
+use chariot::search::Searcher;
 use chariot::strength::{self, adaptive};
 use chariot::types::{Color, Move, PieceKind};
 
@@ -73,7 +73,7 @@ fn level_moves(level: &str) -> Vec<Move> {
 
 #[test]
 fn lower_levels_lose_more_by_a_full_strength_judgement() {
-    let tt = TranspositionTable::new(16);
+    let tt = Searcher::new(16);
     let total_loss = |moves: &[Move]| -> i32 {
         MIDDLEGAMES.iter().zip(moves).filter_map(|(fen, &m)| adaptive::judge_move(&pos(fen), m, &tt)).sum()
     };
@@ -198,7 +198,7 @@ fn above_the_lowest_rank_no_piece_is_left_hanging() {
     // For several seeds, the rank just above 草民 never plays a move that
     // leaves more en prise than the full-strength best move, unless the
     // full-strength judgement finds the move sound.
-    let tt = TranspositionTable::new(16);
+    let tt = Searcher::new(16);
     for seed in ["2", "3", "4"] {
         let mut s = Session::uci();
         s.set("Level", "xiancheng");
@@ -207,14 +207,7 @@ fn above_the_lowest_rank_no_piece_is_left_hanging() {
             let p = pos(fen);
             s.send(&format!("position fen {fen}"));
             let m = answer_move(&s.go("depth 60"));
-            let best = chariot::search::search(
-                &chariot::search::GameHistory::new(p),
-                &chariot::search::Limits { depth: Some(6), ..Default::default() },
-                &chariot::search::Config::default(),
-                &tt,
-                &chariot::search::Signals::default(),
-                &chariot::search::Silent,
-            )
+            let best = search_to_depth(&tt, p, 6)
             .best
             .unwrap();
             let extra = strength::exposure(&p, m) - strength::exposure(&p, best).max(0);
@@ -246,7 +239,7 @@ fn a_level_waits_for_ponderhit_and_stop() {
 /// A line of `plies` moves from the start in which Red is the binary at
 /// `level` and Black the library's depth-4 search.
 fn line(plies: usize, level: &str) -> Vec<String> {
-    let tt = TranspositionTable::new(16);
+    let tt = Searcher::new(16);
     let mut red = Session::uci();
     red.set("Level", level);
     red.set("RandomSeed", "3");
@@ -260,14 +253,7 @@ fn line(plies: usize, level: &str) -> Vec<String> {
             red.send(&format!("position startpos moves {}", moves.join(" ")));
             answer_move(&red.go("depth 60"))
         } else {
-            chariot::search::search(
-                &chariot::search::GameHistory::new(p),
-                &chariot::search::Limits { depth: Some(4), ..Default::default() },
-                &chariot::search::Config::default(),
-                &tt,
-                &chariot::search::Signals::default(),
-                &chariot::search::Silent,
-            )
+            search_to_depth(&tt, p, 4)
             .best
             .unwrap()
         };
@@ -412,4 +398,18 @@ fn the_engine_api_plays_a_level_reproducibly_for_a_seed() {
     }
     // The lowest rank does vary its play between seeds.
     assert!(varied >= 3, "{varied}");
+}
+
+/// The library's plain search of `p` to `depth` (one thread, no level).
+fn search_to_depth(searcher: &Searcher, p: Position, depth: i32) -> chariot::search::Outcome {
+    let game = chariot::search::GameHistory::new(p);
+    let limits = chariot::search::Limits { depth: Some(depth), ..Default::default() };
+    chariot::search::search(chariot::search::Request {
+        game: &game,
+        limits: &limits,
+        config: &chariot::search::Config::default(),
+        searcher,
+        signals: &chariot::search::Signals::default(),
+        listener: &chariot::search::Silent,
+    })
 }

@@ -5,7 +5,9 @@
 //! The calling thread is the main search thread: it alone watches the clock
 //! and reports. Helper threads search the same root, sharing the TT.
 
+mod history;
 pub mod params;
+mod picker;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -13,6 +15,7 @@ mod worker;
 use crate::position::Position;
 use crate::rules::PathEntry;
 use crate::types::Move;
+use history::ThreadTables;
 use params::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -57,6 +60,55 @@ impl GameHistory {
             entries.push(PathEntry { key: pos.key(), checked: pos.in_check() });
         }
         (entries, pos)
+    }
+}
+
+/// What the search keeps between searches: the transposition table, and
+/// each thread's histories (kept for the whole game, cleared by a new game).
+pub struct Searcher {
+    pub tt: TranspositionTable,
+    /// Thread `i`'s tables at index `i`, while no search runs.
+    tables: Mutex<Vec<Box<ThreadTables>>>,
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher { tt: TranspositionTable::new(hash_mb), tables: Mutex::new(Vec::new()) }
+    }
+
+    /// Forgets what the threads learnt (a new game).
+    pub fn clear_histories(&self) {
+        self.lock_tables().clear();
+    }
+
+    /// Keeps the tables of the first `threads` threads only.
+    pub fn resize(&self, threads: usize) {
+        self.lock_tables().truncate(threads);
+    }
+
+    fn lock_tables(&self) -> std::sync::MutexGuard<'_, Vec<Box<ThreadTables>>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The tables for `threads` threads, new ones where none are kept.
+    fn take_tables(&self, threads: usize) -> Vec<Box<ThreadTables>> {
+        let mut kept = std::mem::take(&mut *self.lock_tables());
+        kept.resize_with(threads.max(kept.len()), Box::default);
+        kept
+    }
+
+    /// Gives back thread `i`'s tables as `(i, tables)`, in any order.
+    fn return_tables(&self, mut tables: Vec<(usize, Box<ThreadTables>)>) {
+        tables.sort_by_key(|(id, _)| *id);
+        let mut kept = self.lock_tables();
+        // Only a gap-free run from thread 0 keeps each table with its thread.
+        kept.clear();
+        for (expected, (id, t)) in tables.into_iter().enumerate() {
+            if id != expected {
+                break;
+            }
+            kept.push(t);
+        }
     }
 }
 
@@ -180,6 +232,8 @@ pub struct Outcome {
 /// Everything the threads of one search share.
 struct Context<'a> {
     tt: &'a TranspositionTable,
+    /// The helpers' tables when they end: (thread id, tables).
+    returned_tables: Mutex<Vec<(usize, Box<ThreadTables>)>>,
     signals: &'a Signals,
     listener: &'a dyn Listener,
     start: Instant,
@@ -223,16 +277,23 @@ impl Context<'_> {
     }
 }
 
-/// Searches the position at the end of `game` and reports to `listener`;
-/// ends with exactly one `best_move` call.
-pub fn search(
-    game: &GameHistory,
-    limits: &Limits,
-    config: &Config,
-    tt: &TranspositionTable,
-    signals: &Signals,
-    listener: &dyn Listener,
-) -> Outcome {
+/// One search: the game, what to search for, the settings, what the search
+/// keeps between searches, the caller's signals and where results go.
+#[derive(Clone, Copy)]
+pub struct Request<'a> {
+    pub game: &'a GameHistory,
+    pub limits: &'a Limits,
+    pub config: &'a Config,
+    pub searcher: &'a Searcher,
+    pub signals: &'a Signals,
+    pub listener: &'a dyn Listener,
+}
+
+/// Searches the position at the end of `request.game` and reports to its
+/// listener; ends with exactly one `best_move` call.
+pub fn search(request: Request) -> Outcome {
+    let Request { game, limits, config, searcher, signals, listener } = request;
+    let tt = &searcher.tt;
     let start = limits.clock_start.unwrap_or_else(Instant::now);
     let (_, root_position) = game.replay();
     let root = &root_position;
@@ -246,6 +307,7 @@ pub fn search(
     };
     let ctx = Context {
         tt,
+        returned_tables: Mutex::new(Vec::new()),
         signals,
         listener,
         start,
@@ -276,9 +338,12 @@ pub fn search(
         return outcome;
     }
 
-    let mut main = Worker::new(&ctx, 0, game, &root_moves);
+    let mut tables = searcher.take_tables(ctx.threads).into_iter();
+    let main_tables = tables.next().unwrap_or_default();
+    let helper_tables: Vec<Box<ThreadTables>> = tables.collect();
+    let mut main = Worker::new(&ctx, 0, game, &root_moves, main_tables);
     std::thread::scope(|scope| {
-        let helpers = spawn_helpers(scope, &ctx, game, &root_moves);
+        let helpers = spawn_helpers(scope, &ctx, game, &root_moves, helper_tables);
         main.iterate();
         wait_while_told_to(&ctx);
         ctx.finish();
@@ -297,6 +362,11 @@ pub fn search(
         outcome.nodes = ctx.nodes.load(Ordering::Relaxed);
         listener.best_move(outcome.best, outcome.ponder, score);
     });
+    // The scope has joined the helpers: every table is back.
+    let main_tables = main.into_tables();
+    let mut returned = ctx.returned_tables.into_inner().unwrap_or_else(|e| e.into_inner());
+    returned.push((0, main_tables));
+    searcher.return_tables(returned);
     outcome
 }
 
@@ -309,6 +379,7 @@ fn spawn_helpers<'scope, 'env>(
     ctx: &'env Context<'env>,
     game: &'env GameHistory,
     root_moves: &'env [Move],
+    tables: Vec<Box<ThreadTables>>,
 ) -> usize {
     let cores = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
     let wanted = ctx.threads.min(cores.max(1));
@@ -322,7 +393,9 @@ fn spawn_helpers<'scope, 'env>(
         ));
     }
     let mut helpers = 0;
+    let mut tables = tables.into_iter();
     for id in 1..wanted {
+        let own_tables = tables.next().unwrap_or_default();
         let spawned = std::thread::Builder::new()
             .name(format!("search-{id}"))
             .stack_size(HELPER_STACK_BYTES)
@@ -331,9 +404,11 @@ fn spawn_helpers<'scope, 'env>(
                 // a panic here must not reach the join (which would answer
                 // a second time); the helper just does not vote.
                 let run = || {
-                    let mut helper = Worker::new(ctx, id, game, root_moves);
+                    let mut helper = Worker::new(ctx, id, game, root_moves, own_tables);
                     helper.iterate();
-                    helper.vote()
+                    let vote = helper.vote();
+                    ctx.returned_tables.lock().unwrap_or_else(|e| e.into_inner()).push((id, helper.into_tables()));
+                    vote
                 };
                 if let Ok(Some(vote)) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     ctx.votes.lock().unwrap_or_else(|e| e.into_inner()).push(vote);

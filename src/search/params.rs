@@ -28,7 +28,14 @@ pub const LMR_DIVISOR: f64 = 2.25;
 pub const SEE_QUIET_MARGIN: i32 = -60;
 pub const SEE_CAPTURE_MARGIN: i32 = -100;
 
-pub const HISTORY_MAX: i32 = 16_384;
+/// Quiet moves' reductions shrink by a ply per this much history score.
+pub const LMR_HISTORY_DIVISOR: i32 = 12_000;
+
+/// The history bonus of a cutoff: this much per ply of depth, less the
+/// offset, at most the maximum.
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 150;
+pub const HISTORY_BONUS_OFFSET: i32 = 100;
+pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
 /// How often (in nodes) a thread adds its nodes to the shared count and the
 /// main thread looks at the clock: about every millisecond on one thread, so

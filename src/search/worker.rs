@@ -1,10 +1,12 @@
 //! One search thread: iterative deepening, the root search, the PVS
 //! recursion and quiescence search. Steps are numbered in comments.
 
+use super::history::{ThreadTables, piece_to};
 use super::params::*;
+use super::picker::{Earlier, MovePicker, mvv_lva};
 use super::{Context, GameHistory, Iteration, score_from_tt, score_to_tt};
 use crate::eval::evaluate;
-use crate::position::{GenType, Position, SEE_VALUE};
+use crate::position::{Position, SEE_VALUE};
 use crate::rules::{CycleVerdict, PathEntry, judge_cycle, judge_cycle_full};
 use crate::search::tt::Bound;
 use crate::types::{Move, MoveList, PieceKind};
@@ -36,12 +38,16 @@ pub(super) struct Worker<'a> {
     history_base: Position,
     root_moves: Vec<RootMove>,
     completed_depth: i32,
+    /// The iteration being searched (the check extension's reach depends
+    /// on it).
+    root_depth: i32,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    /// Quiet-move history by side, from and to square.
-    history: Vec<i32>,
-    /// The reply that refuted a move last time, by that move's from and to.
-    counter_moves: Vec<Option<Move>>,
+    /// The histories and counter-moves, kept by the searcher between moves.
+    tables: Box<ThreadTables>,
     moves_played: [Option<Move>; MAX_PLY + 2],
+    /// The (piece, destination) of the move played at each ply (`None`:
+    /// null move), for continuation history.
+    played_piece_to: [Option<usize>; MAX_PLY + 2],
     static_evals: [i32; MAX_PLY + 2],
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -54,22 +60,14 @@ pub(super) struct Worker<'a> {
     rule_verdicts: u64,
 }
 
-fn history_index(side: usize, m: Move) -> usize {
-    side * 8100 + m.from().index() * 90 + m.to().index()
-}
-
-fn move_index(m: Move) -> usize {
-    m.from().index() * 90 + m.to().index()
-}
-
-const TT_MOVE_SCORE: i32 = 1 << 30;
-const GOOD_CAPTURE_SCORE: i32 = 1 << 26;
-const KILLER_SCORE: i32 = 1 << 25;
-const COUNTER_SCORE: i32 = (1 << 25) - 2;
-const BAD_CAPTURE_SCORE: i32 = -(1 << 26);
-
 impl<'a> Worker<'a> {
-    pub(super) fn new(ctx: &'a Context<'a>, id: usize, game: &GameHistory, root_moves: &[Move]) -> Worker<'a> {
+    pub(super) fn new(
+        ctx: &'a Context<'a>,
+        id: usize,
+        game: &GameHistory,
+        root_moves: &[Move],
+        tables: Box<ThreadTables>,
+    ) -> Worker<'a> {
         let (path, root_position) = game.replay();
         let root = &root_position;
         let path_moves: Vec<Option<Move>> = std::iter::once(None).chain(game.moves.iter().map(|&m| Some(m))).collect();
@@ -82,7 +80,7 @@ impl<'a> Worker<'a> {
         }
         // Order root moves once: captures by value first.
         let mut ordered: Vec<Move> = root_moves.to_vec();
-        ordered.sort_by_key(|&m| std::cmp::Reverse(capture_value(root, m)));
+        ordered.sort_by_key(|&m| std::cmp::Reverse(if root.is_capture(m) { mvv_lva(root, m) } else { 0 }));
         Worker {
             ctx,
             id,
@@ -106,10 +104,11 @@ impl<'a> Worker<'a> {
                 })
                 .collect(),
             completed_depth: 0,
+            root_depth: 1,
             killers: [[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 8100],
-            counter_moves: vec![None; 8100],
+            tables,
             moves_played: [None; MAX_PLY + 2],
+            played_piece_to: [None; MAX_PLY + 2],
             static_evals: [0; MAX_PLY + 2],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
@@ -121,6 +120,11 @@ impl<'a> Worker<'a> {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// The tables, back to the searcher for the next search.
+    pub(super) fn into_tables(self) -> Box<ThreadTables> {
+        self.tables
     }
 
     // ------------------------------------------------------------ bookkeeping
@@ -186,6 +190,7 @@ impl<'a> Worker<'a> {
         let root = self.root;
         let multipv = self.ctx.multipv.min(self.root_moves.len());
         for depth in 1..=self.ctx.depth_limit {
+            self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -343,6 +348,7 @@ impl<'a> Worker<'a> {
             child.make_move(m);
             self.push(&child, Some(m));
             self.moves_played[0] = Some(m);
+            self.played_piece_to[0] = Some(piece_to(root, m));
             let new_depth = depth - 1 + child.in_check() as i32;
             let score = if i == pv_idx {
                 -self.search(&child, -beta, -alpha, new_depth, 1, true)
@@ -491,7 +497,7 @@ impl<'a> Worker<'a> {
         // 3. Transposition table.
         let key = pos.key();
         let tt = self.ctx.tt.probe(key);
-        let tt_move = tt.and_then(|t| t.mv).filter(|&m| pos.is_pseudo_legal(m));
+        let tt_move = tt.and_then(|t| t.mv);
         if let Some(t) = tt
             && !pv_node
             && t.depth >= depth
@@ -533,6 +539,7 @@ impl<'a> Worker<'a> {
                 child.make_null_move();
                 self.push(&child, None);
                 self.moves_played[ply] = None;
+                self.played_piece_to[ply] = None;
                 let s = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pop();
                 if self.stopped() {
@@ -544,26 +551,20 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // 7. The moves, best first.
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            // Checkmate and stalemate both lose.
-            return -MATE + ply as i32;
-        }
-        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+        // 7. The moves, best first, generated as the search goes.
+        let earlier = self.earlier(ply);
+        let counter = self.tables.counter_move(earlier[0]);
+        let mut picker = MovePicker::new(pos, tt_move, self.killers[ply], counter, earlier);
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets_tried: MoveList = MoveList::new();
+        let mut captures_tried: MoveList = MoveList::new();
         let alpha_orig = alpha;
 
-        let mut skip_quiets = false;
-        for i in 0..moves.len() {
-            let m = pick_next(&mut moves, &mut scores, i);
+        while let Some(m) = picker.next(pos, &self.tables) {
             let capture = pos.is_capture(m);
-            if skip_quiets && !capture {
-                continue;
-            }
+            let stat_score = if capture { 0 } else { self.quiet_stat_score(pos, m, &earlier) };
 
             // 8. Shallow-depth pruning once a real score is in hand. Move
             // count pruning drops all later quiets, checks included.
@@ -571,7 +572,7 @@ impl<'a> Worker<'a> {
                 if !capture {
                     let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
-                        skip_quiets = true;
+                        picker.skip_quiets();
                         continue;
                     }
                     let futile = depth <= FUTILITY_MAX_DEPTH
@@ -589,11 +590,13 @@ impl<'a> Worker<'a> {
             child.make_move(m);
             self.push(&child, Some(m));
             self.moves_played[ply] = Some(m);
+            self.played_piece_to[ply] = Some(piece_to(pos, m));
             // 9. Check extension, for checks that do not lose material: in
             // Xiangqi many sacrificial checks only delay, and extending them
-            // all lets the tree grow without bound.
+            // all lets the tree grow without bound. Within twice the
+            // iteration's depth, so that games and bench extend alike.
             let gives_check = child.in_check();
-            let extend = gives_check && ply < 2 * self.ctx.depth_limit.max(8) as usize && pos.see_ge(m, 0);
+            let extend = gives_check && ply < 2 * self.root_depth as usize && pos.see_ge(m, 0);
             let new_depth = depth - 1 + extend as i32;
 
             // 10. Principal variation search with late move reductions.
@@ -608,7 +611,7 @@ impl<'a> Worker<'a> {
                     if self.killers[ply].contains(&Some(m)) {
                         r -= 1;
                     }
-                    r -= self.history[history_index(pos.side_to_move().index(), m)] / 6000;
+                    r -= stat_score / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -634,17 +637,22 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if !capture {
-                            self.reward_quiet(pos, m, &quiets_tried, depth, ply);
-                        }
+                        self.reward_cutoff(pos, m, &quiets_tried, &captures_tried, depth, ply, &earlier);
                         break;
                     }
                     alpha = score;
                 }
             }
-            if !capture {
+            if capture {
+                let _ = captures_tried.try_push(m);
+            } else {
                 let _ = quiets_tried.try_push(m);
             }
+        }
+        if searched == 0 {
+            // No legal move (pruning needs a searched move first):
+            // checkmate and stalemate both lose.
+            return -MATE + ply as i32;
         }
 
         // 11. Store.
@@ -672,47 +680,51 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    fn reward_quiet(&mut self, pos: &Position, m: Move, tried: &MoveList, depth: i32, ply: usize) {
-        if self.killers[ply][0] != Some(m) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(m);
-        }
-        let side = pos.side_to_move().index();
-        let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
-        update_history(&mut self.history[history_index(side, m)], bonus);
-        for &q in tried.iter().filter(|&&q| q != m) {
-            update_history(&mut self.history[history_index(side, q)], -bonus);
-        }
-        if ply > 0
-            && let Some(prev) = self.moves_played[ply - 1]
-        {
-            self.counter_moves[move_index(prev)] = Some(m);
-        }
+    /// The continuation rows that score a move at `ply`: the moves one,
+    /// two and four plies back.
+    fn earlier(&self, ply: usize) -> Earlier {
+        let back = |k: usize| if ply >= k { self.played_piece_to[ply - k] } else { None };
+        [back(1), back(2), back(4)]
     }
 
-    fn score_moves(&self, pos: &Position, moves: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<i32> {
-        let side = pos.side_to_move().index();
-        let counter =
-            if ply > 0 { self.moves_played[ply - 1].and_then(|p| self.counter_moves[move_index(p)]) } else { None };
-        moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    TT_MOVE_SCORE
-                } else if pos.is_capture(m) {
-                    let base = if pos.see_ge(m, 0) { GOOD_CAPTURE_SCORE } else { BAD_CAPTURE_SCORE };
-                    base + capture_value(pos, m)
-                } else if self.killers[ply][0] == Some(m) {
-                    KILLER_SCORE
-                } else if self.killers[ply][1] == Some(m) {
-                    KILLER_SCORE - 1
-                } else if counter == Some(m) {
-                    COUNTER_SCORE
-                } else {
-                    self.history[history_index(side, m)]
-                }
-            })
-            .collect()
+    /// How good the histories think a quiet move is (for reductions).
+    fn quiet_stat_score(&self, pos: &Position, m: Move, earlier: &Earlier) -> i32 {
+        let own = piece_to(pos, m);
+        2 * self.tables.main(pos, m)
+            + earlier[0].map_or(0, |e| self.tables.continuation(e, own))
+            + earlier[1].map_or(0, |e| self.tables.continuation(e, own))
+    }
+
+    /// A beta cutoff by `m`: it gains in the histories, the moves tried
+    /// before it lose; a quiet one becomes a killer and the counter-move.
+    #[allow(clippy::too_many_arguments)]
+    fn reward_cutoff(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        quiets: &MoveList,
+        captures: &MoveList,
+        depth: i32,
+        ply: usize,
+        earlier: &Earlier,
+    ) {
+        let bonus = history_bonus(depth);
+        if pos.is_capture(m) {
+            self.tables.update_capture(pos, m, bonus);
+        } else {
+            if self.killers[ply][0] != Some(m) {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = Some(m);
+            }
+            self.tables.set_counter_move(earlier[0], m);
+            self.tables.update_quiet(pos, m, earlier, bonus);
+            for &q in quiets {
+                self.tables.update_quiet(pos, q, earlier, -bonus);
+            }
+        }
+        for &c in captures {
+            self.tables.update_capture(pos, c, -bonus);
+        }
     }
 
     // ----------------------------------------------------------- quiescence
@@ -746,12 +758,8 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let (mut moves, stand_pat) = if in_check {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                return -MATE + ply as i32;
-            }
-            (moves, -INFINITE)
+        let stand_pat = if in_check {
+            -INFINITE
         } else {
             let stand_pat = tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval);
             if stand_pat >= beta {
@@ -761,15 +769,14 @@ impl<'a> Worker<'a> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            (pos.legal_moves_of(GenType::Captures), stand_pat)
+            stand_pat
         };
-        let tt_move = tt.and_then(|t| t.mv);
-        let mut scores: Vec<i32> =
-            moves.iter().map(|&m| if Some(m) == tt_move { TT_MOVE_SCORE } else { capture_value(pos, m) }).collect();
+        let earlier = self.earlier(ply);
+        let mut picker = MovePicker::quiescence(pos, tt.and_then(|t| t.mv), earlier);
         let mut best = stand_pat;
         let mut best_move = None;
-        for i in 0..moves.len() {
-            let m = pick_next(&mut moves, &mut scores, i);
+        let mut searched = 0usize;
+        while let Some(m) = picker.next(pos, &self.tables) {
             if !in_check {
                 // Delta and SEE pruning: captures that cannot raise alpha.
                 let gain = pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
@@ -779,10 +786,12 @@ impl<'a> Worker<'a> {
             }
             let mut child = *pos;
             child.make_move(m);
+            self.played_piece_to[ply] = Some(piece_to(pos, m));
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped() {
                 return 0;
             }
+            searched += 1;
             if score > best {
                 best = score;
                 if score > alpha {
@@ -793,6 +802,9 @@ impl<'a> Worker<'a> {
                     alpha = score;
                 }
             }
+        }
+        if in_check && searched == 0 {
+            return -MATE + ply as i32;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -807,46 +819,13 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// How many moves to pick by selection before sorting the rest: most cut
-/// nodes cut on one of the first few moves, so sorting everything up front
-/// would be wasted there; nodes that go on look at many moves.
-const SELECTION_PICKS: usize = 3;
-
-/// Puts the best-scored remaining move at `i` and returns it.
-fn pick_next(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    if i < SELECTION_PICKS {
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if scores[j] > scores[best] {
-                best = j;
-            }
-        }
-        scores.swap(i, best);
-        moves.swap(i, best);
-    } else if i == SELECTION_PICKS {
-        let mut rest: arrayvec::ArrayVec<(i32, Move), { crate::types::MAX_MOVES }> =
-            scores[i..].iter().copied().zip(moves[i..].iter().copied()).collect();
-        rest.sort_unstable_by_key(|&(score, m)| (std::cmp::Reverse(score), m.bits()));
-        for (k, (score, m)) in rest.into_iter().enumerate() {
-            scores[i + k] = score;
-            moves[i + k] = m;
-        }
-    }
-    moves[i]
-}
-
-/// MVV-LVA: victim value first, then the cheaper attacker.
-fn capture_value(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-    let attacker = pos.piece_on(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-    victim * 8 - attacker / 16
+/// The history bonus of a cutoff at `depth` (the malus of the moves that
+/// failed before it).
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }
 
 fn has_attackers(pos: &Position) -> bool {
     let us = pos.side_to_move();
     (pos.pieces(us, PieceKind::Rook) | pos.pieces(us, PieceKind::Horse) | pos.pieces(us, PieceKind::Cannon)).any()
-}
-
-fn update_history(entry: &mut i32, bonus: i32) {
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }

@@ -16,7 +16,7 @@
 
 use super::{MAX_ELO, MIN_ELO};
 use crate::position::Position;
-use crate::search::{self, Config, GameHistory, Limits, Signals, Silent, TranspositionTable};
+use crate::search::{self, Config, GameHistory, Limits, Request, Searcher, Signals, Silent};
 use crate::types::Move;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -169,7 +169,7 @@ pub fn elo_from_average_loss(loss: f64) -> i32 {
 /// opponent's rating, starting from `prior_elo`.
 pub fn estimate(
     memory: &Mutex<GameMemory>,
-    tt: &TranspositionTable,
+    searcher: &Searcher,
     prior_elo: i32,
     allowance: usize,
     stop: &Signals,
@@ -187,7 +187,7 @@ pub fn estimate(
         if fresh >= allowance || stop.stop.load(Ordering::Relaxed) {
             break;
         }
-        judged.insert((before.key(), *mv), judge_move(before, *mv, tt));
+        judged.insert((before.key(), *mv), judge_move(before, *mv, searcher));
         fresh += 1;
     }
     let losses: Vec<i32> = moves.iter().filter_map(|(p, m)| judged.get(&(p.key(), *m)).copied().flatten()).collect();
@@ -207,14 +207,17 @@ pub fn estimate_from_losses(losses: &[i32], prior_elo: i32) -> Estimate {
 
 /// Centipawns the move `mv` lost in `before` by a quick search; `None` when
 /// the move tells nothing (the only legal move, or the game already decided).
-pub fn judge_move(before: &Position, mv: Move, tt: &TranspositionTable) -> Option<i32> {
+pub fn judge_move(before: &Position, mv: Move, searcher: &Searcher) -> Option<i32> {
     if before.legal_moves().len() <= 1 {
         return None;
     }
     let game = GameHistory::new(*before);
     let config = Config { threads: 1, multipv: 1, move_overhead_ms: 0 };
     let limits = Limits { depth: Some(JUDGE_DEPTH), nodes: Some(JUDGE_NODES), ..Limits::default() };
-    let best = search::search(&game, &limits, &config, tt, &Signals::default(), &Silent);
+    let signals = Signals::default();
+    let request =
+        Request { game: &game, limits: &limits, config: &config, searcher, signals: &signals, listener: &Silent };
+    let best = search::search(request);
     if best.score.abs() >= DECIDED {
         return None;
     }
@@ -223,7 +226,7 @@ pub fn judge_move(before: &Position, mv: Move, tt: &TranspositionTable) -> Optio
     }
     let only_this =
         Limits { depth: Some(best.depth.max(1)), nodes: Some(JUDGE_NODES), searchmoves: vec![mv], ..Limits::default() };
-    let played = search::search(&game, &only_this, &config, tt, &Signals::default(), &Silent);
+    let played = search::search(Request { limits: &only_this, ..request });
     Some((best.score - played.score).clamp(0, LOSS_CAP))
 }
 
@@ -295,7 +298,7 @@ mod tests {
 
     #[test]
     fn judging_finds_a_blunder_and_a_good_move() {
-        let tt = TranspositionTable::new(1);
+        let tt = Searcher::new(1);
         // Red rook e3 can take the pawn on e5 or step in front of it.
         let p = Position::from_fen("r2ak4/9/7c1/9/4p4/9/4R4/1C7/9/3AK4 w - - 0 1").unwrap();
         let hung = judge_move(&p, mv("e3e4"), &tt).unwrap();

@@ -22,7 +22,7 @@ pub use choose::{allows_mate_in_one, exposure};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::{
-    self, Config, GameHistory, Iteration, Limits, Listener, Outcome, Signals, TranspositionTable, params::MATE,
+    self, Config, Iteration, Limits, Listener, Outcome, Request, Signals, params::MATE,
 };
 use crate::types::Move;
 use choose::{Line, Pick};
@@ -330,15 +330,9 @@ pub struct PlayContext<'a> {
 /// chosen by the strength model. Like `search::search`, it reports to
 /// `listener` and ends with exactly one `best_move` call; in ponder and
 /// infinite mode the answer waits for `ponderhit` / `stop`.
-pub fn play(
-    game: &GameHistory,
-    limits: &Limits,
-    config: &Config,
-    tt: &TranspositionTable,
-    signals: &Signals,
-    listener: &dyn Listener,
-    cx: &PlayContext,
-) -> Outcome {
+pub fn play(request: Request, cx: &PlayContext) -> Outcome {
+    let Request { game, limits, config, searcher, signals, listener } = request;
+    let tt = &searcher.tt;
     let start = Instant::now();
     let (_, root) = game.replay();
     let settings = cx.settings;
@@ -346,7 +340,7 @@ pub fn play(
     // 1. The rating to play at: the friendly estimate, the option, or none.
     let elo = if settings.friendly {
         let allowance = adaptive::judging_allowance(limits);
-        let estimate = adaptive::estimate(cx.memory, tt, settings.elo, allowance, signals);
+        let estimate = adaptive::estimate(cx.memory, searcher, settings.elo, allowance, signals);
         listener.message(&estimate.describe());
         Some(estimate.playing_elo)
     } else {
@@ -368,7 +362,12 @@ pub fn play(
     };
     let collector =
         Collector { lines: Mutex::default(), last: Mutex::default(), forward: elo.is_none().then_some(listener) };
-    let inner = relayed_search(game, &inner_limits, &inner_config, tt, signals, &collector);
+    let inner = relayed_search(Request {
+        limits: &inner_limits,
+        config: &inner_config,
+        listener: &collector,
+        ..request
+    });
     let Some(search_best) = inner.best else {
         wait_while_told_to(limits, signals);
         listener.best_move(None, None, -MATE);
@@ -409,14 +408,8 @@ pub fn play(
 /// Runs the inner search with its own signals, so that its node budget does
 /// not end the outer search's ponder or infinite wait; `stop` and
 /// `ponderhit` from the GUI are passed on.
-fn relayed_search(
-    game: &GameHistory,
-    limits: &Limits,
-    config: &Config,
-    tt: &TranspositionTable,
-    outer: &Signals,
-    listener: &dyn Listener,
-) -> Outcome {
+fn relayed_search(request: Request) -> Outcome {
+    let (limits, outer, listener) = (request.limits, request.signals, request.listener);
     let inner = Signals::default();
     inner.pondering.store(limits.ponder && outer.pondering.load(Ordering::Acquire), Ordering::Relaxed);
     let done = AtomicBool::new(false);
@@ -437,9 +430,9 @@ fn relayed_search(
             // No relay: the GUI's `stop` and `ponderhit` reach the search
             // directly (its node budget may then end a ponder early).
             listener.message(&format!("could not start a thread ({e}); searching without the relay"));
-            return search::search(game, limits, config, tt, outer, listener);
+            return search::search(request);
         }
-        let outcome = search::search(game, limits, config, tt, &inner, listener);
+        let outcome = search::search(Request { signals: &inner, ..request });
         done.store(true, Ordering::Release);
         outcome
     })
