@@ -53,13 +53,22 @@ pub struct BenchResult {
 
 /// Searches every bench position to `depth`.
 pub fn run(depth: i32) -> BenchResult {
-    run_until(depth, &Signals::default()).expect("nothing stops this bench")
+    run_with_threads(depth, 1)
+}
+
+/// [`run`] with `threads` search threads: the time to depth of Lazy SMP.
+pub fn run_with_threads(depth: i32, threads: usize) -> BenchResult {
+    bench(depth, threads, &Signals::default()).expect("nothing stops this bench")
 }
 
 /// [`run`] that gives up (`None`) once `signals.stop` is raised: the
 /// protocol's `bench` runs in the background and `stop` ends it. (A search
 /// that ends by itself leaves the signals unraised, so one set serves all.)
 pub fn run_until(depth: i32, signals: &Signals) -> Option<BenchResult> {
+    bench(depth, 1, signals)
+}
+
+fn bench(depth: i32, threads: usize, signals: &Signals) -> Option<BenchResult> {
     let depth = depth.clamp(1, 64);
     let mut nodes = 0;
     let start = Instant::now();
@@ -67,6 +76,7 @@ pub fn run_until(depth: i32, signals: &Signals) -> Option<BenchResult> {
     // histories carry over from position to position. One thread, so the
     // count still depends only on the code.
     let mut engine = Engine::new();
+    engine.set_threads(threads);
     engine.clear_hash();
     engine.new_game();
     for (fen, moves) in POSITIONS {

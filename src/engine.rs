@@ -64,8 +64,14 @@ impl SearchJob {
     fn run(self) -> Outcome {
         let SearchJob { game, position, limits, config, searcher, signals, listener, settings, memory } = self;
         let cx = PlayContext { settings: &settings, memory: &memory };
-        let request =
-            Request { game: &game, limits: &limits, config: &config, searcher: &searcher, signals: &signals, listener: &*listener };
+        let request = Request {
+            game: &game,
+            limits: &limits,
+            config: &config,
+            searcher: &searcher,
+            signals: &signals,
+            listener: &*listener,
+        };
         let run = || think(request, &cx);
         // A bug in the search must not leave the GUI waiting for a move:
         // answer with any legal one (the panic itself is reported on stderr
@@ -572,11 +578,7 @@ const BUILT_IN_NAMES: &[&str] = &["<empty>", "<built-in>", "built-in", "builtin"
 /// The move for a `go`: through the strength model when a level, the
 /// friendly mode, randomness or a style is set, else the plain search.
 fn think(request: Request, cx: &PlayContext) -> Outcome {
-    if cx.settings.active() {
-        strength::play(request, cx)
-    } else {
-        search::search(request)
-    }
+    if cx.settings.active() { strength::play(request, cx) } else { search::search(request) }
 }
 
 /// A legal move the limits allow, for when the search could not answer.

@@ -65,6 +65,10 @@ enum Command {
             allow_negative_numbers = true
         )]
         depth: i32,
+        /// Search threads (the signature is defined for one; more measure
+        /// the time to depth of Lazy SMP, and their node count varies).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
     },
     /// Judge a game by the rules (mate, stalemate, repetition rules, natural
     /// limit, dead material): prints `result <1-0|0-1|1/2-1/2|*> <reason>`.
@@ -191,8 +195,8 @@ fn main() -> ExitCode {
             protocol::run(io::stdin().lock(), protocol::Output::new(Box::new(io::stdout())));
             Ok(())
         }
-        Some(Command::Bench { depth }) => {
-            let r = chariot::bench::run(depth);
+        Some(Command::Bench { depth, threads }) => {
+            let r = chariot::bench::run_with_threads(depth, threads as usize);
             println!("Positions       : {}", r.positions);
             println!("Depth           : {}", r.depth);
             println!("Total time (ms) : {}", r.time_ms);

@@ -207,9 +207,7 @@ fn above_the_lowest_rank_no_piece_is_left_hanging() {
             let p = pos(fen);
             s.send(&format!("position fen {fen}"));
             let m = answer_move(&s.go("depth 60"));
-            let best = search_to_depth(&tt, p, 6)
-            .best
-            .unwrap();
+            let best = search_to_depth(&tt, p, 6).best.unwrap();
             let extra = strength::exposure(&p, m) - strength::exposure(&p, best).max(0);
             let loss = adaptive::judge_move(&p, m, &tt).unwrap_or(0);
             assert!(extra < 150 || loss <= 50, "seed {seed}: {m} in {fen} leaves {extra} en prise, loses {loss}");
@@ -253,9 +251,7 @@ fn line(plies: usize, level: &str) -> Vec<String> {
             red.send(&format!("position startpos moves {}", moves.join(" ")));
             answer_move(&red.go("depth 60"))
         } else {
-            search_to_depth(&tt, p, 4)
-            .best
-            .unwrap()
+            search_to_depth(&tt, p, 4).best.unwrap()
         };
         p.make_move(m);
         moves.push(m.to_string());

@@ -8,7 +8,7 @@
 //! so old knowledge fades as new knowledge comes.
 
 use crate::position::Position;
-use crate::types::{Move, Piece, PieceKind};
+use crate::types::{Color, Move, Piece, PieceKind};
 
 const SQUARES: usize = 90;
 /// (piece, destination) pairs: a move as continuation history sees it.
@@ -17,6 +17,11 @@ pub const PIECE_TO: usize = Piece::COUNT * SQUARES;
 pub const MAIN_LIMIT: i32 = 16_384;
 pub const CAPTURE_LIMIT: i32 = 16_384;
 pub const CONTINUATION_LIMIT: i32 = 30_000;
+pub const CORRECTION_LIMIT: i32 = 1_024;
+/// Correction entries per side (a power of two).
+const CORRECTION_SIZE: usize = 1 << 14;
+/// A correction entry is worth this many times a centipawn.
+const CORRECTION_GRAIN: i32 = 16;
 
 /// A move's (piece, destination) index, for continuation history and the
 /// counter-move table.
@@ -37,6 +42,10 @@ pub struct ThreadTables {
     /// The quiet reply that refuted a move last time, by that move's
     /// (piece, destination).
     counter: Vec<Option<Move>>,
+    /// How far searches found the static evaluation off, by side to move
+    /// and pawn structure: the evaluation's systematic errors of a game's
+    /// structures, learnt as it goes.
+    correction: Vec<i16>,
 }
 
 impl Default for ThreadTables {
@@ -46,6 +55,7 @@ impl Default for ThreadTables {
             capture: vec![0; PIECE_TO * PieceKind::ALL.len()],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             counter: vec![None; PIECE_TO],
+            correction: vec![0; 2 * CORRECTION_SIZE],
         }
     }
 }
@@ -69,7 +79,32 @@ fn apply(entry: &mut i16, bonus: i32, limit: i32) {
     *entry = (value + bonus - value * bonus.abs() / limit) as i16;
 }
 
+/// The correction entry of the position's side to move and pawns.
+#[inline]
+fn correction_index(pos: &Position) -> usize {
+    let red = pos.pieces(Color::Red, PieceKind::Pawn).bits();
+    let black = pos.pieces(Color::Black, PieceKind::Pawn).bits();
+    let mixed = red.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) ^ black.rotate_left(45);
+    let folded = (mixed as u64) ^ ((mixed >> 64) as u64);
+    let slot = (folded.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 50) as usize % CORRECTION_SIZE;
+    pos.side_to_move().index() * CORRECTION_SIZE + slot
+}
+
 impl ThreadTables {
+    /// `raw` (the static evaluation) corrected by what searches of this
+    /// pawn structure found.
+    #[inline]
+    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
+        raw + i32::from(self.correction[correction_index(pos)]) / CORRECTION_GRAIN
+    }
+
+    /// A search at `depth` found `score` where the corrected evaluation
+    /// said `eval`.
+    pub fn update_correction(&mut self, pos: &Position, eval: i32, score: i32, depth: i32) {
+        let bonus = ((score - eval) * depth / 8).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        apply(&mut self.correction[correction_index(pos)], bonus, CORRECTION_LIMIT);
+    }
+
     #[inline]
     pub fn main(&self, pos: &Position, m: Move) -> i32 {
         i32::from(self.main[main_index(pos, m)])
@@ -127,6 +162,34 @@ mod tests {
             apply(&mut e, -40_000, CONTINUATION_LIMIT);
         }
         assert!(i32::from(e) >= -CONTINUATION_LIMIT && i32::from(e) < -CONTINUATION_LIMIT + 100, "{e}");
+    }
+
+    #[test]
+    fn the_correction_follows_the_searches_within_its_bound() {
+        let pos = Position::startpos();
+        let mut other = pos;
+        other.make_move(pos.parse_legal_move("c3c4").unwrap());
+        let mut t = ThreadTables::default();
+        assert_eq!(t.corrected_eval(&pos, 37), 37);
+        // Searches keep finding the position 200 cp better than its
+        // evaluation: the correction grows, up to its bound.
+        let mut last = 37;
+        for _ in 0..200 {
+            let eval = t.corrected_eval(&pos, 37);
+            t.update_correction(&pos, eval, 237, 12);
+            let now = t.corrected_eval(&pos, 37);
+            assert!(now >= last, "{now} < {last}");
+            last = now;
+        }
+        assert!(last > 37 + 40 && last <= 37 + CORRECTION_LIMIT / CORRECTION_GRAIN, "{last}");
+        // Another pawn structure (and the other side to move) keeps its own.
+        assert_eq!(t.corrected_eval(&other, 37), 37);
+        // Worse findings pull it back down.
+        for _ in 0..200 {
+            let eval = t.corrected_eval(&pos, 37);
+            t.update_correction(&pos, eval, -163, 12);
+        }
+        assert!(t.corrected_eval(&pos, 37) < 37, "{}", t.corrected_eval(&pos, 37));
     }
 
     #[test]

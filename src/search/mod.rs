@@ -68,7 +68,7 @@ impl GameHistory {
 pub struct Searcher {
     pub tt: TranspositionTable,
     /// Thread `i`'s tables at index `i`, while no search runs.
-    tables: Mutex<Vec<Box<ThreadTables>>>,
+    tables: Mutex<Vec<ThreadTables>>,
 }
 
 impl Searcher {
@@ -86,19 +86,19 @@ impl Searcher {
         self.lock_tables().truncate(threads);
     }
 
-    fn lock_tables(&self) -> std::sync::MutexGuard<'_, Vec<Box<ThreadTables>>> {
+    fn lock_tables(&self) -> std::sync::MutexGuard<'_, Vec<ThreadTables>> {
         self.tables.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The tables for `threads` threads, new ones where none are kept.
-    fn take_tables(&self, threads: usize) -> Vec<Box<ThreadTables>> {
+    fn take_tables(&self, threads: usize) -> Vec<ThreadTables> {
         let mut kept = std::mem::take(&mut *self.lock_tables());
-        kept.resize_with(threads.max(kept.len()), Box::default);
+        kept.resize_with(threads.max(kept.len()), ThreadTables::default);
         kept
     }
 
     /// Gives back thread `i`'s tables as `(i, tables)`, in any order.
-    fn return_tables(&self, mut tables: Vec<(usize, Box<ThreadTables>)>) {
+    fn return_tables(&self, mut tables: Vec<(usize, ThreadTables)>) {
         tables.sort_by_key(|(id, _)| *id);
         let mut kept = self.lock_tables();
         // Only a gap-free run from thread 0 keeps each table with its thread.
@@ -233,7 +233,7 @@ pub struct Outcome {
 struct Context<'a> {
     tt: &'a TranspositionTable,
     /// The helpers' tables when they end: (thread id, tables).
-    returned_tables: Mutex<Vec<(usize, Box<ThreadTables>)>>,
+    returned_tables: Mutex<Vec<(usize, ThreadTables)>>,
     signals: &'a Signals,
     listener: &'a dyn Listener,
     start: Instant,
@@ -340,7 +340,7 @@ pub fn search(request: Request) -> Outcome {
 
     let mut tables = searcher.take_tables(ctx.threads).into_iter();
     let main_tables = tables.next().unwrap_or_default();
-    let helper_tables: Vec<Box<ThreadTables>> = tables.collect();
+    let helper_tables: Vec<ThreadTables> = tables.collect();
     let mut main = Worker::new(&ctx, 0, game, &root_moves, main_tables);
     std::thread::scope(|scope| {
         let helpers = spawn_helpers(scope, &ctx, game, &root_moves, helper_tables);
@@ -379,7 +379,7 @@ fn spawn_helpers<'scope, 'env>(
     ctx: &'env Context<'env>,
     game: &'env GameHistory,
     root_moves: &'env [Move],
-    tables: Vec<Box<ThreadTables>>,
+    tables: Vec<ThreadTables>,
 ) -> usize {
     let cores = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
     let wanted = ctx.threads.min(cores.max(1));

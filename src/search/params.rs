@@ -31,6 +31,11 @@ pub const SEE_CAPTURE_MARGIN: i32 = -100;
 /// Quiet moves' reductions shrink by a ply per this much history score.
 pub const LMR_HISTORY_DIVISOR: i32 = 12_000;
 
+/// Quiet moves are pruned up to this depth when their history score is
+/// below minus this margin per ply.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+pub const HISTORY_PRUNE_MARGIN: i32 = 4_000;
+
 /// The history bonus of a cutoff: this much per ply of depth, less the
 /// offset, at most the maximum.
 pub const HISTORY_BONUS_PER_DEPTH: i32 = 150;

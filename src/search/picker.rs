@@ -70,7 +70,13 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
 
 impl MovePicker {
     /// A picker for an interior node of the main search.
-    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2], counter: Option<Move>, earlier: Earlier) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+        earlier: Earlier,
+    ) -> MovePicker {
         let mut refutations = [None; 3];
         let mut n = 0;
         for m in [killers[0], killers[1], counter].into_iter().flatten() {

@@ -38,12 +38,14 @@ pub(super) struct Worker<'a> {
     history_base: Position,
     root_moves: Vec<RootMove>,
     completed_depth: i32,
+    /// The first move of the last line reported.
+    reported_best: Option<Move>,
     /// The iteration being searched (the check extension's reach depends
     /// on it).
     root_depth: i32,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     /// The histories and counter-moves, kept by the searcher between moves.
-    tables: Box<ThreadTables>,
+    tables: ThreadTables,
     moves_played: [Option<Move>; MAX_PLY + 2],
     /// The (piece, destination) of the move played at each ply (`None`:
     /// null move), for continuation history.
@@ -66,7 +68,7 @@ impl<'a> Worker<'a> {
         id: usize,
         game: &GameHistory,
         root_moves: &[Move],
-        tables: Box<ThreadTables>,
+        tables: ThreadTables,
     ) -> Worker<'a> {
         let (path, root_position) = game.replay();
         let root = &root_position;
@@ -104,6 +106,7 @@ impl<'a> Worker<'a> {
                 })
                 .collect(),
             completed_depth: 0,
+            reported_best: None,
             root_depth: 1,
             killers: [[None; 2]; MAX_PLY + 2],
             tables,
@@ -123,7 +126,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The tables, back to the searcher for the next search.
-    pub(super) fn into_tables(self) -> Box<ThreadTables> {
+    pub(super) fn into_tables(self) -> ThreadTables {
         self.tables
     }
 
@@ -243,6 +246,11 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // A move that overtook the best one in an iteration cut short is the
+        // answer: the GUI sees its line before the `bestmove`.
+        if self.aborted && self.ctx.multipv == 1 && self.reported_best != Some(self.root_moves[0].mv) {
+            self.report(self.root_depth, 0, None);
+        }
         self.ctx.nodes.fetch_add(self.nodes - self.flushed_nodes, Ordering::Relaxed);
         self.flushed_nodes = self.nodes;
     }
@@ -273,9 +281,12 @@ impl<'a> Worker<'a> {
         self.ctx.start.elapsed() >= budget.optimum
     }
 
-    fn report(&self, depth: i32, pv_idx: usize, bound: Option<Bound>) {
+    fn report(&mut self, depth: i32, pv_idx: usize, bound: Option<Bound>) {
         if !self.is_main() {
             return;
+        }
+        if pv_idx == 0 {
+            self.reported_best = Some(self.root_moves[0].mv);
         }
         let rm = &self.root_moves[pv_idx];
         // Lines not searched yet at this depth show the previous score.
@@ -514,11 +525,13 @@ impl<'a> Worker<'a> {
         }
 
         // 4. Static evaluation.
-        let static_eval = if in_check {
+        // The table keeps the raw evaluation; the correction is applied fresh.
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval)
         };
+        let static_eval = if in_check { -INFINITE } else { self.tables.corrected_eval(pos, raw_eval) };
         self.static_evals[ply] = static_eval;
         let improving = ply >= 2 && !in_check && static_eval > self.static_evals[ply - 2];
 
@@ -575,6 +588,10 @@ impl<'a> Worker<'a> {
                         picker.skip_quiets();
                         continue;
                     }
+                    // Moves the histories have long found bad.
+                    if depth <= HISTORY_PRUNE_MAX_DEPTH && stat_score < -HISTORY_PRUNE_MARGIN * depth {
+                        continue;
+                    }
                     let futile = depth <= FUTILITY_MAX_DEPTH
                         && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
                     let losing = depth <= 8 && !pos.see_ge(m, SEE_QUIET_MARGIN * depth);
@@ -588,6 +605,7 @@ impl<'a> Worker<'a> {
 
             let mut child = *pos;
             child.make_move(m);
+            self.ctx.tt.prefetch(child.key());
             self.push(&child, Some(m));
             self.moves_played[ply] = Some(m);
             self.played_piece_to[ply] = Some(piece_to(pos, m));
@@ -663,7 +681,20 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let eval_to_store = if in_check { 0 } else { static_eval };
+        // 11a. What the search found teaches the evaluation's correction,
+        // where the score is a real measure of the position: not in check,
+        // no capture decided it, and the bound says the score lies on the
+        // evaluation's far side.
+        let decided_by_capture = best_move.is_some_and(|m| pos.is_capture(m));
+        let beyond_eval = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+        };
+        if !in_check && !decided_by_capture && beyond_eval && best_score.abs() < MATE_BOUND {
+            self.tables.update_correction(pos, static_eval, best_score, depth);
+        }
+        let eval_to_store = if in_check { 0 } else { raw_eval };
         let path_dependent = self.rule_verdicts != verdicts_before && best_score.abs() >= MATE_BOUND;
         if !path_dependent {
             self.ctx.tt.store(key, best_move, score_to_tt(best_score, ply), eval_to_store, depth, bound);
@@ -758,18 +789,19 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let stand_pat = if in_check {
-            -INFINITE
+        let (stand_pat, raw_eval) = if in_check {
+            (-INFINITE, 0)
         } else {
-            let stand_pat = tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval);
+            let raw_eval = tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval);
+            let stand_pat = self.tables.corrected_eval(pos, raw_eval);
             if stand_pat >= beta {
                 if tt.is_none() {
-                    self.ctx.tt.store(key, None, score_to_tt(stand_pat, ply), stand_pat, -1, Bound::Lower);
+                    self.ctx.tt.store(key, None, score_to_tt(stand_pat, ply), raw_eval, -1, Bound::Lower);
                 }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            stand_pat
+            (stand_pat, raw_eval)
         };
         let earlier = self.earlier(ply);
         let mut picker = MovePicker::quiescence(pos, tt.and_then(|t| t.mv), earlier);
@@ -786,6 +818,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = *pos;
             child.make_move(m);
+            self.ctx.tt.prefetch(child.key());
             self.played_piece_to[ply] = Some(piece_to(pos, m));
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped() {
@@ -813,7 +846,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { stand_pat };
+        let eval = if in_check { 0 } else { raw_eval };
         self.ctx.tt.store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
         best
     }

@@ -21,9 +21,7 @@ pub use choose::{allows_mate_in_one, exposure};
 
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{
-    self, Config, Iteration, Limits, Listener, Outcome, Request, Signals, params::MATE,
-};
+use crate::search::{self, Config, Iteration, Limits, Listener, Outcome, Request, Signals, params::MATE};
 use crate::types::Move;
 use choose::{Line, Pick};
 use std::collections::BTreeMap;
@@ -362,12 +360,8 @@ pub fn play(request: Request, cx: &PlayContext) -> Outcome {
     };
     let collector =
         Collector { lines: Mutex::default(), last: Mutex::default(), forward: elo.is_none().then_some(listener) };
-    let inner = relayed_search(Request {
-        limits: &inner_limits,
-        config: &inner_config,
-        listener: &collector,
-        ..request
-    });
+    let inner =
+        relayed_search(Request { limits: &inner_limits, config: &inner_config, listener: &collector, ..request });
     let Some(search_best) = inner.best else {
         wait_while_told_to(limits, signals);
         listener.best_move(None, None, -MATE);
