@@ -351,15 +351,7 @@ impl Engine {
         self.stop();
         let signals = Signals::default();
         let cx = PlayContext { settings: &self.strength, memory: &self.memory };
-        let request = Request {
-            game: &self.game,
-            limits,
-            config: &self.config,
-            searcher: &self.searcher,
-            signals: &signals,
-            listener,
-        };
-        let outcome = think(request, &cx);
+        let outcome = think(self.request(limits, &signals, listener), &cx);
         if let Some(best) = outcome.best {
             self.memory().record_answer(&self.position, best, outcome.score);
         }
@@ -375,14 +367,12 @@ impl Engine {
     /// through `signals.stop`.
     pub fn search_blocking_with(&mut self, limits: &Limits, listener: &dyn Listener, signals: &Signals) -> Outcome {
         self.stop();
-        search::search(Request {
-            game: &self.game,
-            limits,
-            config: &self.config,
-            searcher: &self.searcher,
-            signals,
-            listener,
-        })
+        search::search(self.request(limits, signals, listener))
+    }
+
+    /// A search of the current game with the engine's settings and tables.
+    fn request<'a>(&'a self, limits: &'a Limits, signals: &'a Signals, listener: &'a dyn Listener) -> Request<'a> {
+        Request { game: &self.game, limits, config: &self.config, searcher: &self.searcher, signals, listener }
     }
 
     pub fn is_searching(&self) -> bool {

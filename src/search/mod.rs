@@ -98,16 +98,16 @@ impl Searcher {
     }
 
     /// Gives back thread `i`'s tables as `(i, tables)`, in any order.
-    fn return_tables(&self, mut tables: Vec<(usize, ThreadTables)>) {
-        tables.sort_by_key(|(id, _)| *id);
+    /// (A thread that lost its tables, a helper that panicked, starts
+    /// afresh next time.)
+    fn return_tables(&self, tables: Vec<(usize, ThreadTables)>) {
         let mut kept = self.lock_tables();
-        // Only a gap-free run from thread 0 keeps each table with its thread.
         kept.clear();
-        for (expected, (id, t)) in tables.into_iter().enumerate() {
-            if id != expected {
-                break;
+        for (id, t) in tables {
+            if kept.len() <= id {
+                kept.resize_with(id + 1, ThreadTables::default);
             }
-            kept.push(t);
+            kept[id] = t;
         }
     }
 }

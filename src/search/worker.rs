@@ -46,9 +46,8 @@ pub(super) struct Worker<'a> {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     /// The histories and counter-moves, kept by the searcher between moves.
     tables: ThreadTables,
-    moves_played: [Option<Move>; MAX_PLY + 2],
     /// The (piece, destination) of the move played at each ply (`None`:
-    /// null move), for continuation history.
+    /// null move), for continuation history and to know a null move.
     played_piece_to: [Option<usize>; MAX_PLY + 2],
     static_evals: [i32; MAX_PLY + 2],
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
@@ -110,7 +109,6 @@ impl<'a> Worker<'a> {
             root_depth: 1,
             killers: [[None; 2]; MAX_PLY + 2],
             tables,
-            moves_played: [None; MAX_PLY + 2],
             played_piece_to: [None; MAX_PLY + 2],
             static_evals: [0; MAX_PLY + 2],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
@@ -358,7 +356,6 @@ impl<'a> Worker<'a> {
             let mut child = *root;
             child.make_move(m);
             self.push(&child, Some(m));
-            self.moves_played[0] = Some(m);
             self.played_piece_to[0] = Some(piece_to(root, m));
             let new_depth = depth - 1 + child.in_check() as i32;
             let score = if i == pv_idx {
@@ -544,14 +541,13 @@ impl<'a> Worker<'a> {
             // pieces, where zugzwang is real.
             if depth >= NULL_MIN_DEPTH
                 && static_eval >= beta
-                && self.moves_played[ply - 1].is_some()
+                && self.played_piece_to[ply - 1].is_some()
                 && has_attackers(pos)
             {
                 let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR + ((static_eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.make_null_move();
                 self.push(&child, None);
-                self.moves_played[ply] = None;
                 self.played_piece_to[ply] = None;
                 let s = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pop();
@@ -607,7 +603,6 @@ impl<'a> Worker<'a> {
             child.make_move(m);
             self.ctx.tt.prefetch(child.key());
             self.push(&child, Some(m));
-            self.moves_played[ply] = Some(m);
             self.played_piece_to[ply] = Some(piece_to(pos, m));
             // 9. Check extension, for checks that do not lose material: in
             // Xiangqi many sacrificial checks only delay, and extending them
