@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod attacks;
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod notation;

@@ -98,6 +98,67 @@ enum Command {
         #[command(subcommand)]
         action: BookAction,
     },
+    /// Self-play training data: games at a fixed node budget, each searched
+    /// position written with its score, best move and the game's result (the
+    /// format is in the README). Appends to FILE until it holds --games
+    /// games; stopped and run again with the same options, it goes on and
+    /// gives the same file. With --stats, reports on FILE instead.
+    Datagen(DatagenArgs),
+}
+
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// The data file (created, or appended to).
+    file: std::path::PathBuf,
+    /// Print counts, results and histograms of FILE and exit.
+    #[arg(long)]
+    stats: bool,
+    /// Games the file holds at the end (games already in it count).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Games played at once, one thread each.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// The file depends only on the seed and the options.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Openings (move lists, PGN or XQF), one drawn at random per game;
+    /// without: the built-in book from the start.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Start from the bare start position (no book) when no openings file
+    /// is given.
+    #[arg(long)]
+    no_book: bool,
+    /// Random plies after the opening, each drawn from the moves a short
+    /// search scores within --random-margin (cp) of the best.
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    #[arg(long, default_value_t = 100)]
+    random_margin: i32,
+    /// Hash per thread, MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    hash: u64,
+    /// Resign: a score at least this (cp) for --resign-plies plies in a row,
+    /// as both sides see it, wins (0 plies: never).
+    #[arg(long, default_value_t = 1000)]
+    resign_score: i32,
+    #[arg(long, default_value_t = 8)]
+    resign_plies: u32,
+    /// Draw: from ply --draw-after on, scores within this (cp) of zero for
+    /// --draw-plies plies in a row draw (0 plies: never).
+    #[arg(long, default_value_t = 10)]
+    draw_score: i32,
+    #[arg(long, default_value_t = 16)]
+    draw_plies: u32,
+    #[arg(long, default_value_t = 80)]
+    draw_after: u32,
+    /// A game this many plies long is a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
 }
 
 #[derive(clap::Args)]
@@ -223,6 +284,15 @@ fn main() -> ExitCode {
                 }
             };
         }
+        Some(Command::Datagen(args)) => {
+            return match run_datagen(&args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("chariot datagen: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Some(Command::Book { action }) => {
             return match run_book(action) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -240,6 +310,48 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
+    use chariot::datagen;
+    if args.stats {
+        let records = datagen::format::read_file(&args.file)?;
+        print!("{}", datagen::stats(&records));
+        return Ok(());
+    }
+    let openings = match &args.openings {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let games = chariot::book::reader::read_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            if games.is_empty() {
+                return Err(format!("{}: no openings in it", path.display()));
+            }
+            games
+        }
+        None => Vec::new(),
+    };
+    let options = datagen::Options {
+        games: args.games,
+        nodes: args.nodes,
+        threads: args.threads as usize,
+        seed: args.seed,
+        openings,
+        book: !args.no_book,
+        random_plies: args.random_plies,
+        random_margin: args.random_margin,
+        hash_mb: args.hash as usize,
+        resign_score: args.resign_score,
+        resign_plies: args.resign_plies,
+        draw_score: args.draw_score,
+        draw_plies: args.draw_plies,
+        draw_after: args.draw_after,
+        max_plies: args.max_plies,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let summary = datagen::run(&args.file, &options, &stop, &mut |line| eprintln!("{line}"))
+        .map_err(|e| format!("{}: {e}", args.file.display()))?;
+    eprintln!("done: {}", summary.line(&options));
+    Ok(())
 }
 
 /// Refuses an output path that cannot be written, before any work is

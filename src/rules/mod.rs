@@ -236,8 +236,10 @@ pub fn judge_game(base: &Position, moves: &[Move]) -> Result<GameReport, String>
 
 /// The end-of-game tests for the last of `positions`, reached by `moves`
 /// from the first: no legal move, third occurrence, natural limit, dead
-/// material, in that order (a mate on the 120th ply is a mate).
-fn end_of_game(positions: &[Position], moves: &[Move], window: usize) -> Option<GameReport> {
+/// material, in that order (a mate on the 120th ply is a mate). `window` is
+/// the index of the first position since the last capture. A game played
+/// move by move calls this after each move (as [`judge_game`] does).
+pub fn end_of_game(positions: &[Position], moves: &[Move], window: usize) -> Option<GameReport> {
     let n = positions.len() - 1;
     let pos = positions[n];
     let us = pos.side_to_move();

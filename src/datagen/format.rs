@@ -1,0 +1,274 @@
+//! The training-data file: a 40-byte header, then one 40-byte record per
+//! position, little-endian, games whole and in order (the last record of a
+//! game carries a flag). Fixed-size records make the file appendable and
+//! let a reader seek or sample without parsing.
+//!
+//! Record layout (bytes):
+//!
+//! | bytes  | field                                                        |
+//! |--------|--------------------------------------------------------------|
+//! | 0-15   | occupied squares, `u128`, bit *i* = square *i* (a0 = 0, i9 = 89) |
+//! | 16-31  | the pieces on them, 4 bits each in square order, low nibble first: `Piece` index 0-13 (Red K A B N R C P, then Black) |
+//! | 32-33  | search score, `i16`, centipawns from the side to move (mates near ±30000) |
+//! | 34-35  | ply, `u16`, counted from the start position of the game      |
+//! | 36-37  | best move, `u16`: from + 128 × to (square indices)            |
+//! | 38     | game result from the side to move: 0 lost, 1 draw, 2 won     |
+//! | 39     | flags: see the `FLAG_` constants                              |
+
+use crate::position::{FenError, Position};
+use crate::types::{Bitboard, Color, Move, Piece, Square};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+
+pub const RECORD_BYTES: usize = 40;
+
+/// The header: this text, padded with zeros to a record's size.
+pub const MAGIC: &[u8] = b"chariot-datagen v1\n";
+
+/// Black is to move (the score, best move and result are Black's).
+pub const FLAG_BLACK_TO_MOVE: u8 = 1;
+/// The side to move is in check.
+pub const FLAG_IN_CHECK: u8 = 2;
+/// The best move is a capture (the position is not quiet).
+pub const FLAG_CAPTURE: u8 = 4;
+/// The score is a mate score.
+pub const FLAG_MATE_SCORE: u8 = 8;
+/// The last record of its game.
+pub const FLAG_GAME_END: u8 = 16;
+
+/// The game result from the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    Loss = 0,
+    Draw = 1,
+    Win = 2,
+}
+
+/// One position with what the search and the game said of it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Record {
+    pub board: [Option<Piece>; 90],
+    pub side: Color,
+    pub score: i16,
+    pub ply: u16,
+    pub best: Move,
+    pub outcome: Outcome,
+    pub in_check: bool,
+    pub capture: bool,
+    pub mate_score: bool,
+    pub game_end: bool,
+}
+
+impl Record {
+    pub fn header() -> [u8; RECORD_BYTES] {
+        let mut h = [0u8; RECORD_BYTES];
+        h[..MAGIC.len()].copy_from_slice(MAGIC);
+        h
+    }
+
+    /// The board of `pos` with the other fields left for the caller.
+    pub fn board_of(pos: &Position) -> [Option<Piece>; 90] {
+        let mut board = [None; 90];
+        for sq in Square::all() {
+            board[sq.index()] = pos.piece_on(sq);
+        }
+        board
+    }
+
+    pub fn encode(&self) -> [u8; RECORD_BYTES] {
+        let mut out = [0u8; RECORD_BYTES];
+        let mut occupied: u128 = 0;
+        let mut nibbles: u128 = 0;
+        let mut count = 0;
+        for (i, p) in self.board.iter().enumerate() {
+            if let Some(p) = p {
+                occupied |= 1 << i;
+                // A legal position has at most 32 pieces; more are not
+                // representable and are cut (the decoder rejects the board).
+                if count < 32 {
+                    nibbles |= (p.index() as u128) << (4 * count);
+                }
+                count += 1;
+            }
+        }
+        out[0..16].copy_from_slice(&occupied.to_le_bytes());
+        out[16..32].copy_from_slice(&nibbles.to_le_bytes());
+        out[32..34].copy_from_slice(&self.score.to_le_bytes());
+        out[34..36].copy_from_slice(&self.ply.to_le_bytes());
+        let mv = self.best.from().index() as u16 + 128 * self.best.to().index() as u16;
+        out[36..38].copy_from_slice(&mv.to_le_bytes());
+        out[38] = self.outcome as u8;
+        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        out[39] = flag(self.side == Color::Black, FLAG_BLACK_TO_MOVE)
+            | flag(self.in_check, FLAG_IN_CHECK)
+            | flag(self.capture, FLAG_CAPTURE)
+            | flag(self.mate_score, FLAG_MATE_SCORE)
+            | flag(self.game_end, FLAG_GAME_END);
+        out
+    }
+
+    pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, String> {
+        let occupied = u128::from_le_bytes(bytes[0..16].try_into().expect("16 bytes"));
+        let nibbles = u128::from_le_bytes(bytes[16..32].try_into().expect("16 bytes"));
+        if occupied >> Square::COUNT != 0 || occupied.count_ones() > 32 {
+            return Err("bad occupancy".into());
+        }
+        let mut board = [None; 90];
+        for (count, sq) in Bitboard::from_bits(occupied).iter().enumerate() {
+            let index = (nibbles >> (4 * count)) as usize & 15;
+            board[sq.index()] = Some(Piece::all().nth(index).ok_or("bad piece code")?);
+        }
+        let mv = u16::from_le_bytes([bytes[36], bytes[37]]);
+        let square = |i: u16| Square::new(i as u8).ok_or("bad move square");
+        let best = Move::new(square(mv % 128)?, square(mv / 128)?).ok_or("bad move")?;
+        let outcome = match bytes[38] {
+            0 => Outcome::Loss,
+            1 => Outcome::Draw,
+            2 => Outcome::Win,
+            _ => return Err("bad result".into()),
+        };
+        let flags = bytes[39];
+        Ok(Record {
+            board,
+            side: if flags & FLAG_BLACK_TO_MOVE != 0 { Color::Black } else { Color::Red },
+            score: i16::from_le_bytes([bytes[32], bytes[33]]),
+            ply: u16::from_le_bytes([bytes[34], bytes[35]]),
+            best,
+            outcome,
+            in_check: flags & FLAG_IN_CHECK != 0,
+            capture: flags & FLAG_CAPTURE != 0,
+            mate_score: flags & FLAG_MATE_SCORE != 0,
+            game_end: flags & FLAG_GAME_END != 0,
+        })
+    }
+
+    /// The position (its FEN is checked as any other: kings, squares, the
+    /// side not to move not in check).
+    pub fn position(&self) -> Result<Position, FenError> {
+        let mut fen = String::with_capacity(100);
+        for rank in (0..10u8).rev() {
+            let mut empty = 0u8;
+            for file in 0..9u8 {
+                let sq = Square::from_file_rank(file, rank).expect("on board");
+                match self.board[sq.index()] {
+                    Some(p) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(p.letter());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if self.side == Color::Red { " w - - 0 1" } else { " b - - 0 1" });
+        Position::from_fen(&fen)
+    }
+}
+
+/// Opens `path` for appending whole games: a new file gets the header; an
+/// existing one must start with it, and a game cut short by an interrupted
+/// run (records after the last game's end) is cut off. Returns the file,
+/// positioned at its end, and the number of whole games in it.
+pub fn open_for_append(path: &std::path::Path) -> io::Result<(std::fs::File, u64)> {
+    let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+    let len = file.metadata()?.len();
+    if len == 0 {
+        file.write_all(&Record::header())?;
+        return Ok((file, 0));
+    }
+    let mut header = [0u8; RECORD_BYTES];
+    if len < RECORD_BYTES as u64 || file.read_exact(&mut header).is_err() || header != Record::header() {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "not a chariot datagen file (bad header)"));
+    }
+    let mut games = 0;
+    let mut whole_end = RECORD_BYTES as u64;
+    let mut reader = io::BufReader::new(&mut file);
+    let mut at = RECORD_BYTES as u64;
+    let mut rec = [0u8; RECORD_BYTES];
+    while at + RECORD_BYTES as u64 <= len {
+        reader.read_exact(&mut rec)?;
+        at += RECORD_BYTES as u64;
+        if rec[39] & FLAG_GAME_END != 0 {
+            games += 1;
+            whole_end = at;
+        }
+    }
+    drop(reader);
+    if whole_end < len {
+        log::warn!("{}: cut {} bytes of an unfinished game", path.display(), len - whole_end);
+        file.set_len(whole_end)?;
+    }
+    file.seek(SeekFrom::Start(whole_end))?;
+    Ok((file, games))
+}
+
+/// Reads every record of a datagen file.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<Record>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() < RECORD_BYTES || bytes[..RECORD_BYTES] != Record::header() {
+        return Err(format!("{}: not a chariot datagen file (bad header)", path.display()));
+    }
+    bytes[RECORD_BYTES..]
+        .chunks_exact(RECORD_BYTES)
+        .enumerate()
+        .map(|(i, chunk)| {
+            Record::decode(chunk.try_into().expect("record size"))
+                .map_err(|e| format!("{}: record {}: {e}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record of `fen` with its last legal move as the best move.
+    fn sample(fen: &str) -> Record {
+        let pos = Position::from_fen(fen).unwrap();
+        Record {
+            board: Record::board_of(&pos),
+            side: pos.side_to_move(),
+            score: -1234,
+            ply: 77,
+            best: *pos.legal_moves().last().unwrap(),
+            outcome: Outcome::Win,
+            in_check: pos.in_check(),
+            capture: true,
+            mate_score: false,
+            game_end: true,
+        }
+    }
+
+    #[test]
+    fn a_record_survives_encoding_and_gives_back_its_position() {
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "3k5/9/9/9/9/9/9/3R5/9/5K3 b - - 0 1",
+            "2b1ka3/4a4/4b4/9/2p3p2/9/2P3P2/4B4/4A4/2BAK4 w - - 0 1",
+        ] {
+            let rec = sample(fen);
+            let back = Record::decode(&rec.encode()).unwrap();
+            assert_eq!(back, rec);
+            let pos = back.position().unwrap();
+            let original = Position::from_fen(fen).unwrap();
+            assert_eq!(pos.key(), original.key(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn corrupt_records_are_refused() {
+        let mut bytes = sample("3k5/9/9/9/9/9/9/3R5/9/5K3 b - - 0 1").encode();
+        bytes[38] = 7;
+        assert!(Record::decode(&bytes).is_err());
+        let mut bytes = sample("3k5/9/9/9/9/9/9/3R5/9/5K3 b - - 0 1").encode();
+        bytes[15] = 0xff; // squares beyond the board
+        assert!(Record::decode(&bytes).is_err());
+    }
+}

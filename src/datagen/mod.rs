@@ -1,0 +1,554 @@
+//! `chariot datagen`: self-play games at a fixed node budget, written as
+//! training positions (the file format is in [`format`]).
+//!
+//! Game *i* depends only on the seed, *i* and the options: its opening
+//! comes from a generator seeded with both, and its searches start from a
+//! cleared table and cleared histories, one thread, a node limit. Games are
+//! written in index order whatever thread played them, so a file is the same
+//! for any thread count, and a run that was stopped continues where it
+//! stopped and gives the file an uninterrupted run would have given.
+
+pub mod format;
+
+use crate::book::{self, Book};
+use crate::position::Position;
+use crate::record::GameRecord;
+use crate::rng::Rng;
+use crate::rules::{GameResult, end_of_game};
+use crate::search::params::MATE_BOUND;
+use crate::search::{Config, GameHistory, Limits, Request, Searcher, Signals, Silent, search};
+use crate::types::{Color, Move};
+use format::{Outcome, Record};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How games are made.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Games the file holds when the run ends (games already in it count).
+    pub games: u64,
+    /// Node limit of each move's search.
+    pub nodes: u64,
+    pub threads: usize,
+    pub seed: u64,
+    /// Openings to start from, chosen at random; empty: the built-in book.
+    pub openings: Vec<GameRecord>,
+    /// Follow the built-in book from the start (when no openings are given).
+    pub book: bool,
+    /// Random moves after the opening, each drawn from the legal moves
+    /// whose short search scores within `random_margin` of the best one (so
+    /// that the game stays a game, not a piece up at once).
+    pub random_plies: u32,
+    pub random_margin: i32,
+    pub hash_mb: usize,
+    /// A side whose score is at least this for `resign_plies` plies in a row
+    /// (both sides' searches agreeing) wins.
+    pub resign_score: i32,
+    pub resign_plies: u32,
+    /// From ply `draw_after` on, scores within this of zero for
+    /// `draw_plies` plies in a row draw.
+    pub draw_score: i32,
+    pub draw_plies: u32,
+    pub draw_after: u32,
+    /// A game this long is a draw.
+    pub max_plies: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            games: 1000,
+            nodes: 5000,
+            threads: 1,
+            seed: 1,
+            openings: Vec::new(),
+            book: true,
+            random_plies: 4,
+            random_margin: 100,
+            hash_mb: 16,
+            resign_score: 1000,
+            resign_plies: 8,
+            draw_score: 10,
+            draw_plies: 16,
+            draw_after: 80,
+            max_plies: 400,
+        }
+    }
+}
+
+/// How a generated game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ending {
+    /// By the rules (mate, stalemate, repetition verdicts, 60-move limit,
+    /// dead material).
+    Rules,
+    /// By the searches' scores (resign or draw thresholds).
+    Score,
+    /// At the maximum length.
+    Length,
+}
+
+/// One generated game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The searched positions (the opening's are left out), result filled in.
+    pub records: Vec<Record>,
+    pub result: GameResult,
+    pub ending: Ending,
+}
+
+/// Plays game `index`. `searcher` is cleared first.
+pub fn play_game(index: u64, options: &Options, searcher: &mut Searcher) -> Game {
+    let mut rng = Rng::new(options.seed ^ Rng::new(index).next_u64());
+    searcher.tt.clear();
+    searcher.clear_histories();
+    let (mut positions, mut moves) = opening(options, &mut rng, searcher);
+    let mut window = window_start(&positions, &moves);
+    let mut history = GameHistory::new(positions[0]);
+    for (i, &m) in moves.iter().enumerate() {
+        history.record(&positions[i], m);
+    }
+    let config = Config::default();
+    let limits = Limits { nodes: Some(options.nodes), ..Limits::default() };
+    let signals = Signals::default();
+    let mut records = Vec::new();
+    let mut streak = ScoreStreaks::default();
+    let (result, ending) = loop {
+        let pos = *positions.last().expect("a position");
+        if let Some(report) = end_of_game(&positions, &moves, window) {
+            break (report.result, Ending::Rules);
+        }
+        if moves.len() >= options.max_plies as usize {
+            break (GameResult::Draw, Ending::Length);
+        }
+        let request = Request {
+            game: &history,
+            limits: &limits,
+            config: &config,
+            searcher,
+            signals: &signals,
+            listener: &Silent,
+        };
+        let outcome = search(request);
+        let Some(best) = outcome.best else {
+            // No legal move: the rules above have ended the game already.
+            break (GameResult::win_for(!pos.side_to_move()), Ending::Rules);
+        };
+        let score = outcome.score.clamp(i16::MIN as i32, i16::MAX as i32);
+        records.push(Record {
+            board: Record::board_of(&pos),
+            side: pos.side_to_move(),
+            score: score as i16,
+            ply: moves.len().min(u16::MAX as usize) as u16,
+            best,
+            outcome: Outcome::Draw,
+            in_check: pos.in_check(),
+            capture: pos.is_capture(best),
+            mate_score: score.abs() >= MATE_BOUND,
+            game_end: false,
+        });
+        let red_score = if pos.side_to_move() == Color::Red { score } else { -score };
+        if let Some(result) = streak.add(red_score, moves.len() as u32, options) {
+            break (result, Ending::Score);
+        }
+        if pos.is_capture(best) {
+            window = moves.len() + 1;
+        }
+        history.record(&pos, best);
+        let mut next = pos;
+        next.make_move(best);
+        positions.push(next);
+        moves.push(best);
+    };
+    for r in &mut records {
+        r.outcome = match result {
+            GameResult::Draw | GameResult::Ongoing => Outcome::Draw,
+            _ if result == GameResult::win_for(r.side) => Outcome::Win,
+            _ => Outcome::Loss,
+        };
+    }
+    if let Some(last) = records.last_mut() {
+        last.game_end = true;
+    }
+    Game { records, result, ending }
+}
+
+/// The index of the first position since the last capture.
+fn window_start(positions: &[Position], moves: &[Move]) -> usize {
+    (0..moves.len()).rev().find(|&i| positions[i].is_capture(moves[i])).map_or(0, |i| i + 1)
+}
+
+/// The positions and moves a game starts with: an opening (given, or from
+/// the book), then random legal plies. A start the rules have already ended
+/// is drawn again (a few times at most).
+fn opening(options: &Options, rng: &mut Rng, searcher: &Searcher) -> (Vec<Position>, Vec<Move>) {
+    let mut best_try = None;
+    for _ in 0..20 {
+        let (start, mut moves) = if options.openings.is_empty() {
+            (Position::startpos(), if options.book { book_line(rng) } else { Vec::new() })
+        } else {
+            let o = &options.openings[rng.below(options.openings.len() as u64) as usize];
+            (o.start, o.moves.clone())
+        };
+        let mut positions = vec![start];
+        for &m in &moves {
+            let mut next = *positions.last().expect("a position");
+            next.make_move(m);
+            positions.push(next);
+        }
+        for _ in 0..options.random_plies {
+            let pos = *positions.last().expect("a position");
+            let candidates = reasonable_moves(&pos, options.random_margin, searcher);
+            if candidates.is_empty() {
+                break;
+            }
+            let m = candidates[rng.below(candidates.len() as u64) as usize];
+            let mut next = pos;
+            next.make_move(m);
+            positions.push(next);
+            moves.push(m);
+        }
+        let window = window_start(&positions, &moves);
+        if end_of_game(&positions, &moves, window).is_none() {
+            return (positions, moves);
+        }
+        best_try = Some((positions, moves));
+    }
+    best_try.expect("twenty tries")
+}
+
+/// Nodes of the short search that scores each candidate random move.
+const RANDOM_MOVE_NODES: u64 = 200;
+
+/// The legal moves of `pos` whose short search scores within `margin` of
+/// the best one's, in move generation order.
+fn reasonable_moves(pos: &Position, margin: i32, searcher: &Searcher) -> Vec<Move> {
+    let limits = Limits { nodes: Some(RANDOM_MOVE_NODES), ..Limits::default() };
+    let config = Config::default();
+    let signals = Signals::default();
+    let scored: Vec<(Move, i32)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut child = *pos;
+            child.make_move(m);
+            let game = GameHistory::new(child);
+            let request = Request {
+                game: &game,
+                limits: &limits,
+                config: &config,
+                searcher,
+                signals: &signals,
+                listener: &Silent,
+            };
+            (m, -search(request).score)
+        })
+        .collect();
+    let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
+    scored.into_iter().filter(|s| s.1 >= best - margin).map(|s| s.0).collect()
+}
+
+/// A walk through the built-in book from the start, each move drawn by its
+/// weight, until the book has no (legal) move.
+fn book_line(rng: &mut Rng) -> Vec<Move> {
+    let Ok(book) = Book::built_in() else { return Vec::new() };
+    let mut pos = Position::startpos();
+    let mut line = Vec::new();
+    while line.len() < 40 {
+        let lookup = book.lookup(&pos);
+        let legal: Vec<_> = lookup.entries.into_iter().filter(|e| pos.check_move(e.mv).is_ok()).collect();
+        let Some(entry) = book::choose(&legal, false, rng) else { break };
+        pos.make_move(entry.mv);
+        line.push(entry.mv);
+    }
+    line
+}
+
+/// Consecutive plies of decisive and of drawish scores (Red's view).
+#[derive(Default)]
+struct ScoreStreaks {
+    red_winning: u32,
+    black_winning: u32,
+    level: u32,
+}
+
+impl ScoreStreaks {
+    fn add(&mut self, red_score: i32, ply: u32, options: &Options) -> Option<GameResult> {
+        let count = |cond: bool, n: &mut u32| *n = if cond { *n + 1 } else { 0 };
+        count(red_score >= options.resign_score, &mut self.red_winning);
+        count(red_score <= -options.resign_score, &mut self.black_winning);
+        count(ply >= options.draw_after && red_score.abs() <= options.draw_score, &mut self.level);
+        if options.resign_plies > 0 && self.red_winning >= options.resign_plies {
+            Some(GameResult::RedWins)
+        } else if options.resign_plies > 0 && self.black_winning >= options.resign_plies {
+            Some(GameResult::BlackWins)
+        } else if options.draw_plies > 0 && self.level >= options.draw_plies {
+            Some(GameResult::Draw)
+        } else {
+            None
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Games in the file before the run.
+    pub games_before: u64,
+    pub games: u64,
+    pub positions: u64,
+    /// Red's wins, draws and Red's losses of the games played in this run.
+    pub red_wins: u64,
+    pub draws: u64,
+    pub red_losses: u64,
+    pub seconds: f64,
+}
+
+/// Appends games to `path` until it holds `options.games`, on
+/// `options.threads` threads; `progress` gets a line every few seconds.
+/// `stop` ends the run after the games being written (those in flight are
+/// dropped; the next run plays them again).
+pub fn run(
+    path: &std::path::Path,
+    options: &Options,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&str),
+) -> std::io::Result<Summary> {
+    let (file, games_before) = format::open_for_append(path)?;
+    let mut out = std::io::BufWriter::new(file);
+    let start = Instant::now();
+    let mut summary = Summary { games_before, ..Summary::default() };
+    let next = AtomicU64::new(games_before);
+    let (tx, rx) = mpsc::channel::<(u64, Game)>();
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        for _ in 0..options.threads.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let mut searcher = Searcher::new(options.hash_mb);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= options.games || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let game = play_game(index, options, &mut searcher);
+                    if tx.send((index, game)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<u64, Game> = BTreeMap::new();
+        let mut to_write = games_before;
+        let mut last_line = Instant::now();
+        loop {
+            let received = rx.recv_timeout(Duration::from_millis(500));
+            match received {
+                Ok((index, game)) => {
+                    pending.insert(index, game);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            while let Some(game) = pending.remove(&to_write) {
+                let mut bytes = Vec::with_capacity(game.records.len() * format::RECORD_BYTES);
+                for r in &game.records {
+                    bytes.extend_from_slice(&r.encode());
+                }
+                out.write_all(&bytes)?;
+                to_write += 1;
+                summary.games += 1;
+                summary.positions += game.records.len() as u64;
+                match game.result {
+                    GameResult::RedWins => summary.red_wins += 1,
+                    GameResult::BlackWins => summary.red_losses += 1,
+                    _ => summary.draws += 1,
+                }
+            }
+            if last_line.elapsed() >= Duration::from_secs(5) {
+                out.flush()?;
+                summary.seconds = start.elapsed().as_secs_f64();
+                progress(&summary.line(options));
+                last_line = Instant::now();
+            }
+        }
+        out.flush()?;
+        Ok(())
+    })?;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+impl Summary {
+    /// The progress line.
+    pub fn line(&self, options: &Options) -> String {
+        let rate = |n: u64| if self.seconds > 0.0 { n as f64 / self.seconds } else { 0.0 };
+        format!(
+            "games {}/{} (this run {}: Red W {} D {} L {}), positions {}, {:.0} positions/s ({:.0} per thread), {:.0} s",
+            self.games_before + self.games,
+            options.games,
+            self.games,
+            self.red_wins,
+            self.draws,
+            self.red_losses,
+            self.positions,
+            rate(self.positions),
+            rate(self.positions) / options.threads.max(1) as f64,
+            self.seconds
+        )
+    }
+}
+
+/// A report on a datagen file: counts, results, flags, score and ply
+/// histograms.
+pub fn stats(records: &[Record]) -> String {
+    let mut s = String::new();
+    let games = records.iter().filter(|r| r.game_end).count();
+    let mut red = [0usize; 3]; // Red's losses, draws, wins by game
+    for r in records.iter().filter(|r| r.game_end) {
+        let mut o = r.outcome as usize;
+        if r.side == Color::Black {
+            o = 2 - o;
+        }
+        red[o] += 1;
+    }
+    let count = |f: &dyn Fn(&Record) -> bool| records.iter().filter(|r| f(r)).count();
+    let quiet = count(&|r| !r.in_check && !r.capture && !r.mate_score);
+    s += &format!("positions {}\ngames {}\n", records.len(), games);
+    s += &format!("results (Red): wins {} draws {} losses {}\n", red[2], red[1], red[0]);
+    s += &format!(
+        "flags: in check {}, best move a capture {}, mate score {}; quiet (none of these) {}\n",
+        count(&|r| r.in_check),
+        count(&|r| r.capture),
+        count(&|r| r.mate_score),
+        quiet
+    );
+    s += &format!(
+        "positions by result (side to move): won {} drawn {} lost {}\n",
+        count(&|r| r.outcome == Outcome::Win),
+        count(&|r| r.outcome == Outcome::Draw),
+        count(&|r| r.outcome == Outcome::Loss)
+    );
+    s += "score (side to move, cp, mates left out):\n";
+    let edges = [-1000, -500, -300, -200, -100, -50, -20, 20, 50, 100, 200, 300, 500, 1000];
+    let scores: Vec<i32> = records.iter().filter(|r| !r.mate_score).map(|r| r.score as i32).collect();
+    s += &histogram(&scores, &edges);
+    s += "ply:\n";
+    let plies: Vec<i32> = records.iter().map(|r| r.ply as i32).collect();
+    s += &histogram(&plies, &[10, 20, 40, 60, 80, 100, 150, 200, 300]);
+    s
+}
+
+/// Counts of `values` in the intervals the sorted `edges` make (with the
+/// open ends), one line each with a bar.
+fn histogram(values: &[i32], edges: &[i32]) -> String {
+    let mut counts = vec![0usize; edges.len() + 1];
+    for &v in values {
+        counts[edges.partition_point(|&e| e <= v)] += 1;
+    }
+    let max = counts.iter().copied().max().unwrap_or(0).max(1);
+    let mut s = String::new();
+    for (i, &c) in counts.iter().enumerate() {
+        let label = match i {
+            0 => format!("< {}", edges[0]),
+            _ if i == edges.len() => format!(">= {}", edges[i - 1]),
+            _ => format!("{} .. {}", edges[i - 1], edges[i] - 1),
+        };
+        s += &format!("  {label:>14} {c:>10} {}\n", "#".repeat(c * 40 / max));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick() -> Options {
+        Options { nodes: 300, games: 3, max_plies: 60, ..Options::default() }
+    }
+
+    #[test]
+    fn a_game_is_the_same_every_time_and_its_records_are_consistent() {
+        let options = quick();
+        let mut searcher = Searcher::new(1);
+        let a = play_game(5, &options, &mut searcher);
+        let b = play_game(5, &options, &mut Searcher::new(1));
+        assert_eq!(a, b);
+        assert!(!a.records.is_empty());
+        assert!(a.records.last().unwrap().game_end);
+        assert_eq!(a.records.iter().filter(|r| r.game_end).count(), 1);
+        for r in &a.records {
+            let pos = r.position().expect("a legal position");
+            assert!(pos.check_move(r.best).is_ok(), "best move legal");
+            assert_eq!(pos.in_check(), r.in_check);
+            let expected = match a.result {
+                GameResult::Draw => Outcome::Draw,
+                res if res == GameResult::win_for(r.side) => Outcome::Win,
+                _ => Outcome::Loss,
+            };
+            assert_eq!(r.outcome, expected);
+        }
+        // Consecutive records are consecutive plies, each the position after
+        // the previous best move.
+        for w in a.records.windows(2) {
+            assert_eq!(w[1].ply, w[0].ply + 1);
+            let mut pos = w[0].position().unwrap();
+            pos.make_move(w[0].best);
+            assert_eq!(pos.key(), w[1].position().unwrap().key());
+        }
+        let other = play_game(6, &options, &mut searcher);
+        assert_ne!(a.records[0].board, other.records[0].board, "other games start elsewhere");
+    }
+
+    #[test]
+    fn score_streaks_adjudicate() {
+        let o = Options { resign_score: 500, resign_plies: 3, draw_score: 5, draw_plies: 4, draw_after: 10, ..quick() };
+        let mut s = ScoreStreaks::default();
+        assert_eq!(s.add(600, 0, &o), None);
+        assert_eq!(s.add(700, 1, &o), None);
+        assert_eq!(s.add(400, 2, &o), None, "the streak is broken");
+        assert_eq!(s.add(600, 3, &o), None);
+        assert_eq!(s.add(600, 4, &o), None);
+        assert_eq!(s.add(600, 5, &o), Some(GameResult::RedWins));
+        let mut s = ScoreStreaks::default();
+        for ply in 5..13 {
+            assert_eq!(s.add(0, ply, &o), None, "draws count from ply 10 on");
+        }
+        assert_eq!(s.add(-3, 13, &o), Some(GameResult::Draw));
+    }
+
+    #[test]
+    fn a_file_does_not_depend_on_threads_or_on_being_resumed() {
+        let dir = std::env::temp_dir().join(format!("chariot-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stop = AtomicBool::new(false);
+        let one = dir.join("one.bin");
+        let two = dir.join("two.bin");
+        let _ = std::fs::remove_file(&one);
+        let _ = std::fs::remove_file(&two);
+        let options = Options { games: 4, ..quick() };
+        let first = run(&one, &options, &stop, &mut |_| {}).unwrap();
+        assert_eq!((first.games_before, first.games), (0, 4));
+        // Two threads, in two runs, with an unfinished game's records left
+        // at the end of the file by the first.
+        run(&two, &Options { games: 2, threads: 2, ..options.clone() }, &stop, &mut |_| {}).unwrap();
+        let partial = play_game(2, &options, &mut Searcher::new(1));
+        let mut f = std::fs::OpenOptions::new().append(true).open(&two).unwrap();
+        f.write_all(&partial.records[0].encode()).unwrap();
+        f.write_all(&partial.records[1].encode()).unwrap();
+        drop(f);
+        let s = run(&two, &Options { threads: 2, ..options.clone() }, &stop, &mut |_| {}).unwrap();
+        assert_eq!((s.games_before, s.games), (2, 2));
+        assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+        let records = format::read_file(&one).unwrap();
+        assert_eq!(records.iter().filter(|r| r.game_end).count(), 4);
+        assert_eq!(records.len() as u64, first.positions);
+        let report = stats(&records);
+        assert!(report.contains("games 4"), "{report}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
