@@ -24,5 +24,6 @@ pub mod rules;
 pub mod search;
 pub mod spawn;
 pub mod strength;
+pub mod tune;
 pub mod types;
 pub mod zobrist;

@@ -104,6 +104,41 @@ enum Command {
     /// games; stopped and run again with the same options, it goes on and
     /// gives the same file. With --stats, reports on FILE instead.
     Datagen(DatagenArgs),
+    /// Fit the evaluation weights to datagen files (Adam on the blend of
+    /// game result and search score); prints the loss as it goes and the
+    /// weights as Rust source, or writes them into a params.rs file.
+    Tune(TuneArgs),
+}
+
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Datagen files.
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// Weight of the search score in the target; the rest is the result.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    #[arg(long, default_value_t = 1.0)]
+    learning_rate: f64,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Fraction of the positions held out.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Use at most this many positions (a random subset).
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Leave out positions before this ply.
+    #[arg(long, default_value_t = 0)]
+    min_ply: u16,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the weights into this params.rs (comments kept) instead of
+    /// printing them.
+    #[arg(long)]
+    write_params: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -293,6 +328,15 @@ fn main() -> ExitCode {
                 }
             };
         }
+        Some(Command::Tune(args)) => {
+            return match run_tune(&args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("chariot tune: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Some(Command::Book { action }) => {
             return match run_book(action) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -352,6 +396,49 @@ fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", args.file.display()))?;
     eprintln!("done: {}", summary.line(&options));
     Ok(())
+}
+
+fn run_tune(args: &TuneArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {
+        return Err("--lambda must be in 0..=1 and --validation in 0..1".into());
+    }
+    let mut records = Vec::new();
+    for f in &args.files {
+        records.extend(chariot::datagen::format::read_file(f)?);
+    }
+    let options = chariot::tune::Options {
+        lambda: args.lambda,
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        threads: args.threads as usize,
+        validation: args.validation,
+        max_positions: args.max_positions.unwrap_or(usize::MAX),
+        min_ply: args.min_ply,
+        seed: args.seed,
+        ..chariot::tune::Options::default()
+    };
+    let start = Instant::now();
+    let fit = chariot::tune::tune(&records, &options, &mut |line| eprintln!("{line}"))?;
+    eprintln!(
+        "done in {:.0} s: k {:.1}; loss {:.6} -> {:.6}, held out {:.6} -> {:.6} (weights rounded)",
+        start.elapsed().as_secs_f64(),
+        fit.k,
+        fit.train_before,
+        fit.train_after,
+        fit.validation_before,
+        fit.validation_after
+    );
+    match &args.write_params {
+        Some(path) => {
+            let source = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = chariot::tune::rewrite_params(&source, &fit.weights)?;
+            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+        }
+        None => {
+            print!("{}", fit.weights.to_source());
+            Ok(())
+        }
+    }
 }
 
 /// Refuses an output path that cannot be written, before any work is

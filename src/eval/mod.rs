@@ -53,12 +53,13 @@ pub struct Terms {
     pub mobility: [Pair; 2],
     pub patterns: [Pair; 2],
     pub king_safety: [Pair; 2],
+    pub threats: [Pair; 2],
     /// 0 (bare endgame) ..= PHASE_MAX (all attacking pieces on the board).
     pub phase: i32,
 }
 
 impl Terms {
-    fn rows(&self) -> [(&'static str, [Pair; 2]); 6] {
+    fn rows(&self) -> [(&'static str, [Pair; 2]); 7] {
         [
             ("Material", self.material),
             ("Placement", self.placement),
@@ -66,6 +67,7 @@ impl Terms {
             ("Mobility", self.mobility),
             ("Patterns", self.patterns),
             ("King safety", self.king_safety),
+            ("Threats", self.threats),
         ]
     }
 
@@ -125,16 +127,77 @@ fn file_mask(file: u8) -> Bitboard {
     FILE_MASKS[file as usize]
 }
 
-/// All terms of the evaluation.
+/// What the tuner needs of a position besides its phase: how often each
+/// linear weight counts (Red's count minus Black's, in a `Weights` of
+/// counts), and the inputs of each side's king-safety term, which is not
+/// linear in its weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub coefs: Weights,
+    pub king: [KingInputs; 2],
+}
+
+/// One side's attack on the enemy palace: attacks on its points by kind,
+/// the enemy's missing advisors and elephants, and the attacking material.
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+pub struct KingInputs {
+    pub attacks: [i32; 7],
+    pub missing_advisors: i32,
+    pub missing_elephants: i32,
+    pub attackers: i32,
+}
+
+impl Default for Trace {
+    fn default() -> Trace {
+        let mut coefs = WEIGHTS.clone();
+        for (_, v) in coefs.params_mut() {
+            *v = 0;
+        }
+        Trace { coefs, king: [KingInputs::default(); 2] }
+    }
+}
+
+/// Where the evaluation reports what it counted: nowhere (`()`, the
+/// engine's; the compiler removes every report), or a [`Trace`].
+pub trait Tracer {
+    fn trace(&mut self) -> Option<&mut Trace>;
+}
+
+impl Tracer for () {
+    #[inline(always)]
+    fn trace(&mut self) -> Option<&mut Trace> {
+        None
+    }
+}
+
+impl Tracer for Trace {
+    fn trace(&mut self) -> Option<&mut Trace> {
+        Some(self)
+    }
+}
+
+/// Index of `sq` in a piece-square table of `color`'s pieces.
+#[inline]
+fn pst_index(color: Color, sq: Square) -> usize {
+    rel_rank(color, sq) as usize * 5 + centre_distance(sq)
+}
+
 /// The evaluation terms with the engine's weights.
 #[inline]
 pub fn terms(pos: &Position) -> Terms {
     terms_with(pos, &WEIGHTS)
 }
 
-/// The evaluation terms with any weights (the tuner's entry point).
+/// The evaluation terms with any weights.
 #[inline]
 pub fn terms_with(pos: &Position, w: &Weights) -> Terms {
+    terms_traced(pos, w, &mut ())
+}
+
+/// The evaluation terms, each weight's use reported to `tracer` (the
+/// tuner's entry point).
+#[inline]
+pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Terms {
     let mut t = Terms::default();
     let occ = pos.occupancy();
     for kind in PieceKind::ALL {
@@ -143,109 +206,134 @@ pub fn terms_with(pos: &Position, w: &Weights) -> Terms {
         }
     }
     let all_pawns = pos.pieces(Color::Red, PieceKind::Pawn) | pos.pieces(Color::Black, PieceKind::Pawn);
+    // Each side's attacks: all of them, and by pawns, horses and cannons,
+    // rooks (for the threats).
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut by_pawn = [Bitboard::EMPTY; 2];
+    let mut by_minor = [Bitboard::EMPTY; 2];
+    let mut by_rook = [Bitboard::EMPTY; 2];
 
     for us in Color::BOTH {
         let i = us.index();
+        let sign = if us == Color::Red { 1 } else { -1 };
         let them = !us;
         let own = pos.color_bb(us);
         let enemy_king = pos.king_square(them);
         let enemy_palace = palace_of(them);
-        let mut danger = 0;
+        let mut attacks = [0i32; 7];
+        // Counts `n` uses of the (mg, eg) weight `field` in the tracer's
+        // coefficients.
+        macro_rules! count_n {
+            ($n:expr; $($field:tt)+) => {
+                if let Some(tr) = tracer.trace() {
+                    let c = &mut tr.coefs.$($field)+;
+                    c.0 += sign * $n;
+                    c.1 += sign * $n;
+                }
+            };
+        }
 
         for kind in PieceKind::ALL {
             let n = pos.pieces(us, kind).count() as i32;
             t.material[i] += Pair(w.material_mg[kind.index()], w.material_eg[kind.index()]).times(n);
+            if let Some(tr) = tracer.trace() {
+                tr.coefs.material_mg[kind.index()] += sign * n;
+                tr.coefs.material_eg[kind.index()] += sign * n;
+            }
+            for sq in pos.pieces(us, kind) {
+                let k = pst_index(us, sq);
+                let value = Pair(w.pst_mg[kind.index()][k], w.pst_eg[kind.index()][k]);
+                if kind == PieceKind::Pawn {
+                    t.pawns[i] += value;
+                } else {
+                    t.placement[i] += value;
+                }
+                if let Some(tr) = tracer.trace() {
+                    tr.coefs.pst_mg[kind.index()][k] += sign;
+                    tr.coefs.pst_eg[kind.index()][k] += sign;
+                }
+            }
         }
 
         // Pawns.
         let pawns = pos.pieces(us, PieceKind::Pawn);
         for sq in pawns {
-            let rr = rel_rank(us, sq);
-            if rr >= 5 {
-                let idx = (rr - 5) as usize;
-                let central = w.pawn_crossed_central[centre_distance(sq)];
-                t.pawns[i] += Pair(w.pawn_crossed_rank_mg[idx] + central, w.pawn_crossed_rank_eg[idx] + central);
+            if rel_rank(us, sq) >= 5 {
                 if let Some(right) = sq.offset(1, 0)
                     && pawns.has(right)
                 {
                     t.pawns[i] += w.pawn_linked.into();
+                    count_n!(1; pawn_linked);
                 }
-                let pawn_hits = attacks::pawn_steps(us, sq) & enemy_palace;
-                danger += w.king_attack_weight[PieceKind::Pawn.index()] * pawn_hits.count() as i32;
-            } else if sq.file() == 4 && rr == 3 {
-                t.pawns[i] += Pair(w.pawn_centre_home, 0);
+                attacks[PieceKind::Pawn.index()] += (attacks::pawn_steps(us, sq) & enemy_palace).count() as i32;
             }
+            by_pawn[i] |= attacks::pawn_steps(us, sq);
         }
 
         // Horses.
         let horses = pos.pieces(us, PieceKind::Horse);
         for sq in horses {
-            let rr = rel_rank(us, sq) as usize;
-            let central = w.horse_central[centre_distance(sq)];
-            t.placement[i] += Pair(central + w.horse_advance_mg[rr], central / 2 + w.horse_advance_eg[rr]);
             let reach = attacks::horse_attacks(sq, occ.board);
             let moves = (reach & !own).count() as i32;
             t.mobility[i] += Pair::from(w.horse_mobility).times(moves);
+            count_n!(moves; horse_mobility);
             if moves == 0 {
                 t.mobility[i] += w.horse_trapped.into();
+                count_n!(1; horse_trapped);
             }
             if (reach & horses).any() {
-                // Counted once per horse: two connected horses score twice half.
-                t.patterns[i] += Pair(w.horses_connected.0 / 2, w.horses_connected.1 / 2);
+                t.patterns[i] += w.horse_protected_by_horse.into();
+                count_n!(1; horse_protected_by_horse);
             }
-            danger += w.king_attack_weight[PieceKind::Horse.index()] * (reach & enemy_palace).count() as i32;
+            attacks[PieceKind::Horse.index()] += (reach & enemy_palace).count() as i32;
+            by_minor[i] |= reach;
         }
 
         // Rooks.
         for sq in pos.pieces(us, PieceKind::Rook) {
-            let rr = rel_rank(us, sq) as usize;
-            t.placement[i] += Pair(w.rook_advance[rr], w.rook_advance[rr] / 2);
             let reach = attacks::rook_attacks(sq, occ);
-            t.mobility[i] += Pair::from(w.rook_mobility).times((reach & !own).count() as i32);
+            let moves = (reach & !own).count() as i32;
+            t.mobility[i] += Pair::from(w.rook_mobility).times(moves);
+            count_n!(moves; rook_mobility);
             if (file_mask(sq.file()) & all_pawns).is_empty() {
                 t.patterns[i] += w.rook_open_file.into();
+                count_n!(1; rook_open_file);
             }
-            danger += w.king_attack_weight[PieceKind::Rook.index()] * (reach & enemy_palace).count() as i32;
+            attacks[PieceKind::Rook.index()] += (reach & enemy_palace).count() as i32;
+            by_rook[i] |= reach;
         }
 
         // Cannons.
         for sq in pos.pieces(us, PieceKind::Cannon) {
-            let rr = rel_rank(us, sq);
-            if sq.file() == 4 {
-                t.placement[i] += w.cannon_centre_file.into();
-            }
-            if rr == 2 {
-                t.placement[i] += w.cannon_home_rank.into();
-            }
             let quiet = attacks::rook_attacks(sq, occ) & !occ.board;
             let hits = attacks::cannon_attacks(sq, occ) & occ.board;
-            t.mobility[i] += Pair::from(w.cannon_mobility).times((quiet | (hits & !own)).count() as i32);
+            let moves = (quiet | (hits & !own)).count() as i32;
+            t.mobility[i] += Pair::from(w.cannon_mobility).times(moves);
+            count_n!(moves; cannon_mobility);
             if sq.file() == enemy_king.file() {
                 match (attacks::between(sq, enemy_king) & occ.board).count() {
-                    0 => t.patterns[i] += w.empty_head_cannon.into(),
-                    1 => t.patterns[i] += w.cannon_on_king_file.into(),
+                    0 => {
+                        t.patterns[i] += w.empty_head_cannon.into();
+                        count_n!(1; empty_head_cannon);
+                    }
+                    1 => {
+                        t.patterns[i] += w.cannon_on_king_file.into();
+                        count_n!(1; cannon_on_king_file);
+                    }
                     _ => {}
                 }
             }
-            if rr == 9 {
+            if rel_rank(us, sq) == 9 {
                 t.patterns[i] += w.bottom_cannon.into();
+                count_n!(1; bottom_cannon);
             }
-            danger += w.king_attack_weight[PieceKind::Cannon.index()] * (hits & enemy_palace).count() as i32;
-        }
-
-        // King and defenders.
-        let ksq = pos.king_square(us);
-        if ksq.file() != 4 || rel_rank(us, ksq) != 0 {
-            t.placement[i] += w.king_off_home.into();
-        }
-        for sq in pos.pieces(us, PieceKind::Advisor) | pos.pieces(us, PieceKind::Elephant) {
-            if sq.file() == 4 {
-                t.placement[i] += w.defender_centre.into();
-            }
+            attacks[PieceKind::Cannon.index()] += (hits & enemy_palace).count() as i32;
+            by_minor[i] |= hits;
         }
 
         // King safety: pressure on the enemy palace, worse when its
         // defenders are gone.
+        let danger: i32 = attacks.iter().zip(w.king_attack_weight).map(|(&a, k)| a * k).sum();
         let attackers = 2 * pos.pieces(us, PieceKind::Rook).count() as i32
             + pos.pieces(us, PieceKind::Horse).count() as i32
             + pos.pieces(us, PieceKind::Cannon).count() as i32;
@@ -254,6 +342,56 @@ pub fn terms_with(pos: &Position, w: &Weights) -> Terms {
         let weakness = (missing_advisors * w.missing_advisor + missing_elephants * w.missing_elephant) * attackers / 6;
         let pressure = (danger * danger / KING_DANGER_DIVISOR).min(w.king_danger_max);
         t.king_safety[i] += Pair(pressure + weakness, pressure / 2 + weakness / 2);
+        if let Some(tr) = tracer.trace() {
+            tr.king[i] = KingInputs { attacks, missing_advisors, missing_elephants, attackers };
+        }
+
+        let mut defenders = attacks::king_steps(pos.king_square(us));
+        for sq in pos.pieces(us, PieceKind::Advisor) {
+            defenders |= attacks::advisor_steps(sq);
+        }
+        for sq in pos.pieces(us, PieceKind::Elephant) {
+            defenders |= attacks::elephant_attacks(sq, occ.board);
+        }
+        attacked[i] = defenders | by_pawn[i] | by_minor[i] | by_rook[i];
+    }
+
+    // Threats: enemy pieces under attack, by the class of the attacker, and
+    // those attacked that nothing defends.
+    for us in Color::BOTH {
+        let (i, them) = (us.index(), (!us).index());
+        let sign = if us == Color::Red { 1 } else { -1 };
+        let undefended = attacked[i] & !attacked[them];
+        for kind in PieceKind::ALL.into_iter().skip(1) {
+            let k = kind.index();
+            let victims = pos.pieces(!us, kind);
+            let classes = [
+                (&w.threat_by_pawn, by_pawn[i]),
+                (&w.threat_by_minor, by_minor[i]),
+                (&w.threat_by_rook, by_rook[i]),
+                (&w.hanging, undefended),
+            ];
+            for (n, (table, by)) in classes.into_iter().enumerate() {
+                let count = (victims & by).count() as i32;
+                if count == 0 {
+                    continue;
+                }
+                t.threats[i] += Pair::from(table[k]).times(count);
+                if let Some(tr) = tracer.trace() {
+                    let c = match n {
+                        0 => &mut tr.coefs.threat_by_pawn[k],
+                        1 => &mut tr.coefs.threat_by_minor[k],
+                        2 => &mut tr.coefs.threat_by_rook[k],
+                        _ => &mut tr.coefs.hanging[k],
+                    };
+                    c.0 += sign * count;
+                    c.1 += sign * count;
+                }
+            }
+        }
+    }
+    if let Some(tr) = tracer.trace() {
+        tr.coefs.tempo = if pos.side_to_move() == Color::Red { 1 } else { -1 };
     }
     t
 }

@@ -2,7 +2,7 @@
 //! centipawns of an uncrossed pawn; `(mg, eg)` pairs are tapered by phase.
 //!
 //! The weights live in one `Weights` value so that a tuner can change them
-//! at run time (`examples/tune.rs`); the engine evaluates with the constant
+//! at run time (`chariot tune`, `src/tune`); the engine evaluates with the constant
 //! `WEIGHTS`, which the compiler folds into the code.
 
 /// Phase weight of each kind (King, Advisor, Elephant, Horse, Rook, Cannon,
@@ -30,10 +30,10 @@ impl Tunable for (i32, i32) {
     }
 }
 
-impl<const N: usize> Tunable for [i32; N] {
+impl<T: Tunable, const N: usize> Tunable for [T; N] {
     fn collect<'a>(&'a mut self, name: &str, out: &mut Vec<(String, &'a mut i32)>) {
         for (i, v) in self.iter_mut().enumerate() {
-            out.push((format!("{name}[{i}]"), v));
+            v.collect(&format!("{name}[{i}]"), out);
         }
     }
 }
@@ -72,24 +72,30 @@ weights! {
     /// Cannon, Pawn), middlegame and endgame.
     material_mg: [i32; 7] = [0, 200, 200, 420, 950, 460, 70];
     material_eg: [i32; 7] = [0, 180, 180, 470, 1050, 420, 110];
-    /// A crossed pawn, by how far it has advanced (rank from its own side
-    /// 5..9), and how central it is (file distance from the centre 0..4).
-    pawn_crossed_rank_mg: [i32; 5] = [40, 60, 70, 55, 10];
-    pawn_crossed_rank_eg: [i32; 5] = [60, 90, 100, 80, 20];
-    pawn_crossed_central: [i32; 5] = [25, 20, 12, 4, 0];
+    /// Piece-square tables by kind (King, Advisor, Elephant, Horse, Rook,
+    /// Cannon, Pawn), middlegame and endgame. Index: rank counted from the
+    /// piece's own side x 5 + file distance from the centre (the board is
+    /// the same on both wings). The pawns' table counts as pawn structure.
+    pst_mg: [[i32; 50]; 7] = [
+        [0, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25],
+        [10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0],
+        [10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0],
+        [4, -2, -10, -20, -45, 19, 13, 5, -5, -30, 29, 23, 15, 5, -20, 34, 28, 20, 10, -15, 44, 38, 30, 20, -5, 59, 53, 45, 35, 10, 64, 58, 50, 40, 15, 59, 53, 45, 35, 10, 44, 38, 30, 20, -5, 24, 18, 10, 0, -25],
+        [-10, -10, -10, -10, -10, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 15, 15, 15, 15, 15, 25, 25, 25, 25, 25, 20, 20, 20, 20, 20, 25, 25, 25, 25, 25, 10, 10, 10, 10, 10],
+        [30, 0, 0, 0, 0, 30, 0, 0, 0, 0, 38, 8, 8, 8, 8, 30, 0, 0, 0, 0, 30, 0, 0, 0, 0, 30, 0, 0, 0, 0, 30, 0, 0, 0, 0, 30, 0, 0, 0, 0, 30, 0, 0, 0, 0, 30, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65, 60, 52, 44, 40, 85, 80, 72, 64, 60, 95, 90, 82, 74, 70, 80, 75, 67, 59, 55, 35, 30, 22, 14, 10],
+    ];
+    pst_eg: [[i32; 50]; 7] = [
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0],
+        [5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0],
+        [2, -1, -5, -10, -22, 12, 9, 5, 0, -12, 17, 14, 10, 5, -7, 22, 19, 15, 10, -2, 27, 24, 20, 15, 3, 37, 34, 30, 25, 13, 42, 39, 35, 30, 18, 42, 39, 35, 30, 18, 32, 29, 25, 20, 8, 17, 14, 10, 5, -7],
+        [-5, -5, -5, -5, -5, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 5, 5, 5, 5, 7, 7, 7, 7, 7, 12, 12, 12, 12, 12, 10, 10, 10, 10, 10, 12, 12, 12, 12, 12, 5, 5, 5, 5, 5],
+        [5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 85, 80, 72, 64, 60, 115, 110, 102, 94, 90, 125, 120, 112, 104, 100, 105, 100, 92, 84, 80, 45, 40, 32, 24, 20],
+    ];
     /// Two crossed pawns side by side on one rank (linked pawns).
     pawn_linked: (i32, i32) = (25, 35);
-    /// Central pawn (file e) before the river, still home: a small bonus.
-    pawn_centre_home: i32 = 8;
-    /// Piece-square shapes: centralisation and advancement bonuses.
-    horse_central: [i32; 5] = [24, 18, 10, 0, -25];
-    horse_advance_mg: [i32; 10] = [-20, -5, 5, 10, 20, 35, 40, 35, 20, 0];
-    horse_advance_eg: [i32; 10] = [-10, 0, 5, 10, 15, 25, 30, 30, 20, 5];
-    cannon_centre_file: (i32, i32) = (30, 5);
-    cannon_home_rank: (i32, i32) = (8, 0);
-    rook_advance: [i32; 10] = [-10, 0, 5, 5, 10, 15, 25, 20, 25, 10];
-    king_off_home: (i32, i32) = (-25, 0);
-    defender_centre: (i32, i32) = (10, 5);
     /// Mobility per reachable square (empty or enemy), by kind.
     rook_mobility: (i32, i32) = (6, 8);
     horse_mobility: (i32, i32) = (9, 10);
@@ -98,8 +104,9 @@ weights! {
     horse_trapped: (i32, i32) = (-40, -30);
     /// A rook on a file with no pawns of either colour.
     rook_open_file: (i32, i32) = (25, 10);
-    /// Two horses protecting each other.
-    horses_connected: (i32, i32) = (20, 10);
+    /// A horse protected by the other horse (each of two that protect each
+    /// other counts).
+    horse_protected_by_horse: (i32, i32) = (10, 5);
     /// A cannon on the king's file with exactly one screen between: it pins
     /// the screen (central cannon pressure).
     cannon_on_king_file: (i32, i32) = (35, 10);
@@ -116,6 +123,13 @@ weights! {
     /// Missing defenders against the enemy's attacking material.
     missing_advisor: i32 = 30;
     missing_elephant: i32 = 20;
+    /// Threats: an enemy piece (by kind) attacked by one of our pawns, by a
+    /// horse or cannon, by a rook; and an enemy piece we attack that nothing
+    /// of its side defends.
+    threat_by_pawn: [(i32, i32); 7] = [(0, 0); 7];
+    threat_by_minor: [(i32, i32); 7] = [(0, 0); 7];
+    threat_by_rook: [(i32, i32); 7] = [(0, 0); 7];
+    hanging: [(i32, i32); 7] = [(0, 0); 7];
     /// The side to move's initiative.
     tempo: i32 = 15;
 }
