@@ -118,10 +118,17 @@ struct TuneArgs {
     /// Weight of the search score in the target; the rest is the result.
     #[arg(long, default_value_t = 0.5)]
     lambda: f64,
+    /// Passes over the positions.
     #[arg(long, default_value_t = 400)]
     epochs: usize,
+    /// Positions per Adam step (0: all, one step per epoch).
+    #[arg(long, default_value_t = 0)]
+    batch_size: usize,
     #[arg(long, default_value_t = 1.0)]
     learning_rate: f64,
+    /// Print the losses every this many epochs.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    report_every: u64,
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
     /// Fraction of the positions held out.
@@ -409,13 +416,14 @@ fn run_tune(args: &TuneArgs) -> Result<(), String> {
     let options = chariot::tune::Options {
         lambda: args.lambda,
         epochs: args.epochs,
+        batch_size: args.batch_size,
+        report_every: args.report_every as usize,
         learning_rate: args.learning_rate,
         threads: args.threads as usize,
         validation: args.validation,
         max_positions: args.max_positions.unwrap_or(usize::MAX),
         min_ply: args.min_ply,
         seed: args.seed,
-        ..chariot::tune::Options::default()
     };
     let start = Instant::now();
     let fit = chariot::tune::tune(&records, &options, &mut |line| eprintln!("{line}"))?;

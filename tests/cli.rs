@@ -81,6 +81,13 @@ fn every_subcommand_exits_with_2_on_bad_input() {
         vec!["book", "show", "--fen", "bad"],
         vec!["book", "show", "--book", "/nonexistent/x.book"],
         vec!["book", "show", "--moves", "e0e2"],
+        vec!["datagen"],
+        vec!["datagen", game],
+        vec!["datagen", game, "--stats"],
+        vec!["datagen", "/nonexistent/dir/data.bin", "--games", "1"],
+        vec!["tune"],
+        vec!["tune", game],
+        vec!["tune", "/nonexistent/data.bin"],
     ];
     for args in cases {
         let out = chariot(&args);
@@ -119,4 +126,32 @@ fn an_unwritable_output_fails_before_the_work() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!target.exists(), "the check removed its test file");
     let _ = std::fs::remove_file(game);
+}
+
+#[test]
+fn datagen_writes_a_file_that_stats_and_tune_read() {
+    let dir = std::env::temp_dir().join(format!("chariot-cli-{}-datagen", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.bin");
+    let data = data.to_str().unwrap();
+    let out = chariot(&["datagen", data, "--games", "2", "--nodes", "200", "--max-plies", "60"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("games 2/2"), "{}", text(&out.stderr));
+    let before = std::fs::read(data).unwrap();
+    // A file that is not a datagen file is refused and left alone.
+    let game = dir.join("game.txt");
+    std::fs::write(&game, "h2e2 h9g7\n").unwrap();
+    assert_eq!(chariot(&["datagen", game.to_str().unwrap(), "--games", "1"]).status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), "h2e2 h9g7\n");
+    let stats = chariot(&["datagen", data, "--stats"]);
+    assert_eq!(stats.status.code(), Some(0));
+    assert!(text(&stats.stdout).contains("games 2"), "{}", text(&stats.stdout));
+    // Asked for as many games as it holds, a run adds nothing.
+    assert_eq!(chariot(&["datagen", data, "--games", "2", "--nodes", "200"]).status.code(), Some(0));
+    assert_eq!(std::fs::read(data).unwrap(), before);
+    let tune = chariot(&["tune", data, "--epochs", "2", "--validation", "0"]);
+    assert_eq!(tune.status.code(), Some(0), "{}", text(&tune.stderr));
+    assert!(text(&tune.stdout).contains("material_mg: [i32; 7] = ["), "{}", text(&tune.stdout));
+    assert_eq!(chariot(&["tune", data, "--lambda", "2"]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

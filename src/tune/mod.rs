@@ -197,7 +197,10 @@ impl KingIndex {
 pub struct Options {
     /// Weight of the search score in the target (the rest is the result).
     pub lambda: f64,
+    /// Passes over the training positions.
     pub epochs: usize,
+    /// Positions per Adam step (0: all of them, one step per epoch).
+    pub batch_size: usize,
     pub learning_rate: f64,
     pub threads: usize,
     /// Fraction of the positions held out.
@@ -216,6 +219,7 @@ impl Default for Options {
         Options {
             lambda: 0.5,
             epochs: 400,
+            batch_size: 0,
             learning_rate: 1.0,
             threads: 1,
             validation: 0.1,
@@ -353,18 +357,28 @@ pub fn tune(records: &[Record], options: &Options, progress: &mut dyn FnMut(&str
     let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; w.len()];
     let mut v = vec![0.0; w.len()];
+    let batch = if options.batch_size == 0 { problem.train.len() } else { options.batch_size };
+    let mut step = 0;
     for epoch in 1..=options.epochs {
-        let (loss, grad) = problem.loss(&problem.train, &w, k, options.lambda, threads, true);
-        for i in 0..w.len() {
-            m[i] = beta1 * m[i] + (1.0 - beta1) * grad[i];
-            v[i] = beta2 * v[i] + (1.0 - beta2) * grad[i] * grad[i];
-            let m_hat = m[i] / (1.0 - beta1.powi(epoch as i32));
-            let v_hat = v[i] / (1.0 - beta2.powi(epoch as i32));
-            w[i] -= options.learning_rate * m_hat / (v_hat.sqrt() + eps);
+        // One pass over the training positions, a step per mini-batch (the
+        // positions were shuffled when loaded).
+        let mut loss_sum = 0.0;
+        for samples in problem.train.chunks(batch) {
+            let (loss, grad) = problem.loss(samples, &w, k, options.lambda, threads, true);
+            loss_sum += loss * samples.len() as f64;
+            step += 1;
+            for i in 0..w.len() {
+                m[i] = beta1 * m[i] + (1.0 - beta1) * grad[i];
+                v[i] = beta2 * v[i] + (1.0 - beta2) * grad[i] * grad[i];
+                let m_hat = m[i] / (1.0 - beta1.powi(step));
+                let v_hat = v[i] / (1.0 - beta2.powi(step));
+                w[i] -= options.learning_rate * m_hat / (v_hat.sqrt() + eps);
+            }
         }
         if epoch % options.report_every.max(1) == 0 || epoch == options.epochs {
             let held = problem.loss(&problem.validation, &w, k, options.lambda, threads, false).0;
-            progress(&format!("epoch {epoch}: loss {loss:.6}, held out {held:.6}"));
+            let loss = loss_sum / problem.train.len() as f64;
+            progress(&format!("epoch {epoch}: loss {loss:.6} (during the pass), held out {held:.6}"));
         }
     }
     let weights = unflatten(&w);
