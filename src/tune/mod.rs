@@ -405,6 +405,24 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) ->
     })
 }
 
+/// Where the value of weight `name` is in `source` (the text of
+/// `eval/params.rs`): from after `name: type = ` to the `;` that ends it
+/// (the first one outside brackets).
+fn value_span(source: &str, name: &str) -> Result<std::ops::Range<usize>, String> {
+    let start = source.find(&format!("\n    {name}: ")).ok_or_else(|| format!("weight '{name}' not found"))?;
+    let value_start = start + source[start..].find(" = ").ok_or("no ' = ' after a weight")? + 3;
+    let mut depth = 0i32;
+    for (i, c) in source[value_start..].char_indices() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            ';' if depth == 0 => return Ok(value_start..value_start + i),
+            _ => {}
+        }
+    }
+    Err(format!("no ';' ends weight '{name}'"))
+}
+
 /// `source` (the text of `eval/params.rs`) with every weight's value
 /// replaced by the one in `w`; the comments and layout around them stay.
 pub fn rewrite_params(source: &str, w: &Weights) -> Result<String, String> {
@@ -413,10 +431,8 @@ pub fn rewrite_params(source: &str, w: &Weights) -> Result<String, String> {
         // "    name: type = value;"
         let name = line.trim_start().split(':').next().ok_or("unexpected to_source output")?;
         let (_, value) = line.split_once(" = ").ok_or("unexpected to_source output")?;
-        let start = out.find(&format!("\n    {name}: ")).ok_or_else(|| format!("weight '{name}' not found"))?;
-        let value_start = start + out[start..].find(" = ").ok_or("no ' = ' after a weight")? + 3;
-        let end = value_start + out[value_start..].find(';').ok_or("no ';' after a weight")?;
-        out.replace_range(value_start..end, value.trim_end_matches(';'));
+        let span = value_span(&out, name)?;
+        out.replace_range(span, value.trim_end_matches(';'));
     }
     Ok(out)
 }
@@ -496,10 +512,16 @@ mod tests {
         let source = include_str!("../eval/params.rs");
         let rewritten = rewrite_params(source, &fit.weights).unwrap();
         assert_ne!(rewritten, source);
+        // Each weight's value in the new text is the fitted one (whatever
+        // form the old one had: a repeat expression, rustfmt's layout).
         for line in fit.weights.to_source().lines() {
+            let name = line.trim_start().split(':').next().unwrap();
             let (_, value) = line.split_once(" = ").unwrap();
-            assert!(rewritten.contains(value.trim_end_matches(';')), "{line}");
+            let span = value_span(&rewritten, name).unwrap();
+            assert_eq!(&rewritten[span], value.trim_end_matches(';'), "{name}");
         }
+        // Written again, the text does not change.
+        assert_eq!(rewrite_params(&rewritten, &fit.weights).unwrap(), rewritten);
         let docs = |text: &str| text.lines().filter(|l| l.trim_start().starts_with("///")).count();
         assert_eq!(docs(&rewritten), docs(source));
     }
