@@ -432,9 +432,31 @@ pub fn rewrite_params(source: &str, w: &Weights) -> Result<String, String> {
         let name = line.trim_start().split(':').next().ok_or("unexpected to_source output")?;
         let (_, value) = line.split_once(" = ").ok_or("unexpected to_source output")?;
         let span = value_span(&out, name)?;
-        out.replace_range(span, value.trim_end_matches(';'));
+        out.replace_range(span, &layout(value.trim_end_matches(';')));
     }
     Ok(out)
+}
+
+/// A weight's value as written into `params.rs`: as printed, except that
+/// an array of long rows (the piece-square tables) gets a row per kind and
+/// a line per rank (5 entries), so that the tables can be read.
+fn layout(value: &str) -> String {
+    let Some(inner) = value.strip_prefix("[[").and_then(|v| v.strip_suffix("]]")) else {
+        return value.to_string();
+    };
+    let rows: Vec<Vec<&str>> = inner.split("], [").map(|row| row.split(", ").collect()).collect();
+    if rows.iter().any(|r| r.len() <= 16 || r.len() % 5 != 0) {
+        return value.to_string();
+    }
+    let mut s = String::from("[\n");
+    for row in rows {
+        s += "        [\n";
+        for rank in row.chunks(5) {
+            s += &format!("            {},\n", rank.join(", "));
+        }
+        s += "        ],\n";
+    }
+    s + "    ]"
 }
 
 /// The model's evaluation of `record` with the engine's weights against
@@ -518,7 +540,8 @@ mod tests {
             let name = line.trim_start().split(':').next().unwrap();
             let (_, value) = line.split_once(" = ").unwrap();
             let span = value_span(&rewritten, name).unwrap();
-            assert_eq!(&rewritten[span], value.trim_end_matches(';'), "{name}");
+            let plain = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>().replace(",]", "]");
+            assert_eq!(plain(&rewritten[span]), plain(value.trim_end_matches(';')), "{name}");
         }
         // Written again, the text does not change.
         assert_eq!(rewrite_params(&rewritten, &fit.weights).unwrap(), rewritten);
