@@ -293,10 +293,11 @@ enum BookAction {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
-    let result = match cli.command {
+    // Each command's errors are printed after its name.
+    let (command, result) = match cli.command {
         None => {
             protocol::run(io::stdin().lock(), protocol::Output::new(Box::new(io::stdout())));
-            Ok(())
+            ("chariot", Ok(()))
         }
         Some(Command::Bench { depth, threads }) => {
             let r = chariot::bench::run_with_threads(depth, threads as usize);
@@ -305,59 +306,21 @@ fn main() -> ExitCode {
             println!("Total time (ms) : {}", r.time_ms);
             println!("Nodes searched  : {}", r.nodes);
             println!("Nodes/second    : {}", r.nps);
-            Ok(())
+            ("chariot", Ok(()))
         }
-        Some(Command::Perft { depth, fen, moves, divide }) => run_perft(depth, fen, &moves, divide),
-        Some(Command::Analyze(args)) => {
-            return match run_analyze(&args) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("chariot analyze: {e}");
-                    ExitCode::from(2)
-                }
-            };
-        }
+        Some(Command::Perft { depth, fen, moves, divide }) => ("chariot", run_perft(depth, fen, &moves, divide)),
+        Some(Command::Analyze(args)) => ("chariot analyze", run_analyze(&args)),
         Some(Command::Judge { fen, moves, explain, banmoves }) => {
-            return match run_judge(fen, &moves, explain, banmoves) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("chariot judge: {e}");
-                    ExitCode::from(2)
-                }
-            };
+            ("chariot judge", run_judge(fen, &moves, explain, banmoves))
         }
-        Some(Command::Datagen(args)) => {
-            return match run_datagen(&args) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("chariot datagen: {e}");
-                    ExitCode::from(2)
-                }
-            };
-        }
-        Some(Command::Tune(args)) => {
-            return match run_tune(&args) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("chariot tune: {e}");
-                    ExitCode::from(2)
-                }
-            };
-        }
-        Some(Command::Book { action }) => {
-            return match run_book(action) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("chariot book: {e}");
-                    ExitCode::from(2)
-                }
-            };
-        }
+        Some(Command::Datagen(args)) => ("chariot datagen", run_datagen(&args)),
+        Some(Command::Tune(args)) => ("chariot tune", run_tune(&args)),
+        Some(Command::Book { action }) => ("chariot book", run_book(action)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("chariot: {e}");
+            eprintln!("{command}: {e}");
             ExitCode::from(2)
         }
     }

@@ -15,7 +15,7 @@
 //! | 38     | game result from the side to move: 0 lost, 1 draw, 2 won     |
 //! | 39     | flags: see the `FLAG_` constants                              |
 
-use crate::position::{FenError, Position};
+use crate::position::{FenError, Position, board_fen};
 use crate::types::{Bitboard, Color, Move, Piece, Square};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
@@ -144,31 +144,8 @@ impl Record {
     /// The position (its FEN is checked as any other: kings, squares, the
     /// side not to move not in check).
     pub fn position(&self) -> Result<Position, FenError> {
-        let mut fen = String::with_capacity(100);
-        for rank in (0..10u8).rev() {
-            let mut empty = 0u8;
-            for file in 0..9u8 {
-                let sq = Square::from_file_rank(file, rank).expect("on board");
-                match self.board[sq.index()] {
-                    Some(p) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(p.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        fen.push_str(if self.side == Color::Red { " w - - 0 1" } else { " b - - 0 1" });
-        Position::from_fen(&fen)
+        let side = if self.side == Color::Red { 'w' } else { 'b' };
+        Position::from_fen(&format!("{} {side} - - 0 1", board_fen(|sq| self.board[sq.index()])))
     }
 }
 

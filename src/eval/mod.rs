@@ -149,11 +149,7 @@ pub struct KingInputs {
 
 impl Default for Trace {
     fn default() -> Trace {
-        let mut coefs = WEIGHTS.clone();
-        for (_, v) in coefs.params_mut() {
-            *v = 0;
-        }
-        Trace { coefs, king: [KingInputs::default(); 2] }
+        Trace { coefs: Weights::filled(0), king: [KingInputs::default(); 2] }
     }
 }
 
@@ -198,6 +194,17 @@ pub fn terms_with(pos: &Position, w: &Weights) -> Terms {
 /// tuner's entry point).
 #[inline]
 pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Terms {
+    // Adds `n` (Red's uses minus Black's) to the count of the (mg, eg)
+    // weight `field` in the tracer's coefficients.
+    macro_rules! count_n {
+        ($n:expr; $($field:tt)+) => {
+            if let Some(tr) = tracer.trace() {
+                let c = &mut tr.coefs.$($field)+;
+                c.0 += $n;
+                c.1 += $n;
+            }
+        };
+    }
     let mut t = Terms::default();
     let occ = pos.occupancy();
     for kind in PieceKind::ALL {
@@ -221,18 +228,6 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
         let enemy_king = pos.king_square(them);
         let enemy_palace = palace_of(them);
         let mut attacks = [0i32; 7];
-        // Counts `n` uses of the (mg, eg) weight `field` in the tracer's
-        // coefficients.
-        macro_rules! count_n {
-            ($n:expr; $($field:tt)+) => {
-                if let Some(tr) = tracer.trace() {
-                    let c = &mut tr.coefs.$($field)+;
-                    c.0 += sign * $n;
-                    c.1 += sign * $n;
-                }
-            };
-        }
-
         for kind in PieceKind::ALL {
             let n = pos.pieces(us, kind).count() as i32;
             t.material[i] += Pair(w.material_mg[kind.index()], w.material_eg[kind.index()]).times(n);
@@ -263,7 +258,7 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
                     && pawns.has(right)
                 {
                     t.pawns[i] += w.pawn_linked.into();
-                    count_n!(1; pawn_linked);
+                    count_n!(sign; pawn_linked);
                 }
                 attacks[PieceKind::Pawn.index()] += (attacks::pawn_steps(us, sq) & enemy_palace).count() as i32;
             }
@@ -276,14 +271,14 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
             let reach = attacks::horse_attacks(sq, occ.board);
             let moves = (reach & !own).count() as i32;
             t.mobility[i] += Pair::from(w.horse_mobility).times(moves);
-            count_n!(moves; horse_mobility);
+            count_n!(sign * moves; horse_mobility);
             if moves == 0 {
                 t.mobility[i] += w.horse_trapped.into();
-                count_n!(1; horse_trapped);
+                count_n!(sign; horse_trapped);
             }
             if (reach & horses).any() {
                 t.patterns[i] += w.horse_protected_by_horse.into();
-                count_n!(1; horse_protected_by_horse);
+                count_n!(sign; horse_protected_by_horse);
             }
             attacks[PieceKind::Horse.index()] += (reach & enemy_palace).count() as i32;
             by_minor[i] |= reach;
@@ -294,10 +289,10 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
             let reach = attacks::rook_attacks(sq, occ);
             let moves = (reach & !own).count() as i32;
             t.mobility[i] += Pair::from(w.rook_mobility).times(moves);
-            count_n!(moves; rook_mobility);
+            count_n!(sign * moves; rook_mobility);
             if (file_mask(sq.file()) & all_pawns).is_empty() {
                 t.patterns[i] += w.rook_open_file.into();
-                count_n!(1; rook_open_file);
+                count_n!(sign; rook_open_file);
             }
             attacks[PieceKind::Rook.index()] += (reach & enemy_palace).count() as i32;
             by_rook[i] |= reach;
@@ -309,23 +304,23 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
             let hits = attacks::cannon_attacks(sq, occ) & occ.board;
             let moves = (quiet | (hits & !own)).count() as i32;
             t.mobility[i] += Pair::from(w.cannon_mobility).times(moves);
-            count_n!(moves; cannon_mobility);
+            count_n!(sign * moves; cannon_mobility);
             if sq.file() == enemy_king.file() {
                 match (attacks::between(sq, enemy_king) & occ.board).count() {
                     0 => {
                         t.patterns[i] += w.empty_head_cannon.into();
-                        count_n!(1; empty_head_cannon);
+                        count_n!(sign; empty_head_cannon);
                     }
                     1 => {
                         t.patterns[i] += w.cannon_on_king_file.into();
-                        count_n!(1; cannon_on_king_file);
+                        count_n!(sign; cannon_on_king_file);
                     }
                     _ => {}
                 }
             }
             if rel_rank(us, sq) == 9 {
                 t.patterns[i] += w.bottom_cannon.into();
-                count_n!(1; bottom_cannon);
+                count_n!(sign; bottom_cannon);
             }
             attacks[PieceKind::Cannon.index()] += (hits & enemy_palace).count() as i32;
             by_minor[i] |= hits;
@@ -365,29 +360,19 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
         for kind in PieceKind::ALL.into_iter().skip(1) {
             let k = kind.index();
             let victims = pos.pieces(!us, kind);
-            let classes = [
-                (&w.threat_by_pawn, by_pawn[i]),
-                (&w.threat_by_minor, by_minor[i]),
-                (&w.threat_by_rook, by_rook[i]),
-                (&w.hanging, undefended),
-            ];
-            for (n, (table, by)) in classes.into_iter().enumerate() {
-                let count = (victims & by).count() as i32;
-                if count == 0 {
-                    continue;
-                }
-                t.threats[i] += Pair::from(table[k]).times(count);
-                if let Some(tr) = tracer.trace() {
-                    let c = match n {
-                        0 => &mut tr.coefs.threat_by_pawn[k],
-                        1 => &mut tr.coefs.threat_by_minor[k],
-                        2 => &mut tr.coefs.threat_by_rook[k],
-                        _ => &mut tr.coefs.hanging[k],
-                    };
-                    c.0 += sign * count;
-                    c.1 += sign * count;
-                }
+            macro_rules! threat {
+                ($field:ident, $attacks:expr) => {
+                    let count = (victims & $attacks).count() as i32;
+                    if count != 0 {
+                        t.threats[i] += Pair::from(w.$field[k]).times(count);
+                        count_n!(sign * count; $field[k]);
+                    }
+                };
             }
+            threat!(threat_by_pawn, by_pawn[i]);
+            threat!(threat_by_minor, by_minor[i]);
+            threat!(threat_by_rook, by_rook[i]);
+            threat!(hanging, undefended);
         }
     }
     if let Some(tr) = tracer.trace() {

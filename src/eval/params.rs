@@ -14,12 +14,24 @@ pub const KING_DANGER_DIVISOR: i32 = 8;
 
 /// One tunable weight or a group of them, seen as a list of integers.
 pub trait Tunable {
+    /// Each integer with its name.
     fn collect<'a>(&'a mut self, name: &str, out: &mut Vec<(String, &'a mut i32)>);
+    /// The integers alone, in the same order (no names to build: the
+    /// tuner reads a trace's counts this way for every position).
+    fn values(&self, out: &mut Vec<i32>);
+    /// Sets every integer to `value`.
+    fn fill(&mut self, value: i32);
 }
 
 impl Tunable for i32 {
     fn collect<'a>(&'a mut self, name: &str, out: &mut Vec<(String, &'a mut i32)>) {
         out.push((name.to_string(), self));
+    }
+    fn values(&self, out: &mut Vec<i32>) {
+        out.push(*self);
+    }
+    fn fill(&mut self, value: i32) {
+        *self = value;
     }
 }
 
@@ -28,12 +40,28 @@ impl Tunable for (i32, i32) {
         out.push((format!("{name}.mg"), &mut self.0));
         out.push((format!("{name}.eg"), &mut self.1));
     }
+    fn values(&self, out: &mut Vec<i32>) {
+        out.extend([self.0, self.1]);
+    }
+    fn fill(&mut self, value: i32) {
+        *self = (value, value);
+    }
 }
 
 impl<T: Tunable, const N: usize> Tunable for [T; N] {
     fn collect<'a>(&'a mut self, name: &str, out: &mut Vec<(String, &'a mut i32)>) {
         for (i, v) in self.iter_mut().enumerate() {
             v.collect(&format!("{name}[{i}]"), out);
+        }
+    }
+    fn values(&self, out: &mut Vec<i32>) {
+        for v in self {
+            v.values(out);
+        }
+    }
+    fn fill(&mut self, value: i32) {
+        for v in self {
+            v.fill(value);
         }
     }
 }
@@ -55,6 +83,20 @@ macro_rules! weights {
                 let mut out = Vec::new();
                 $(self.$name.collect(stringify!($name), &mut out);)*
                 out
+            }
+
+            /// Every weight's value, in declaration order (as `params_mut`).
+            pub fn values(&self) -> Vec<i32> {
+                let mut out = Vec::new();
+                $(self.$name.values(&mut out);)*
+                out
+            }
+
+            /// Every weight set to `value` (a tracer's counts start at 0).
+            pub fn filled(value: i32) -> Weights {
+                let mut w = WEIGHTS;
+                $(w.$name.fill(value);)*
+                w
             }
 
             /// The weights as Rust source for the `weights!` block.

@@ -205,30 +205,35 @@ impl Position {
 
     /// The FEN of this position (standard letters, `w`/`b`).
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(90);
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                let sq = Square::from_file_rank(file, rank).expect("on board");
-                match self.piece_on(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.letter());
+        let side = if self.side == Color::Red { 'w' } else { 'b' };
+        format!("{} {side} - - {} {}", board_fen(|sq| self.piece_on(sq)), self.rule60, self.fullmove)
+    }
+}
+
+/// The piece placement field of a FEN for the board `piece_at` describes.
+pub fn board_fen(piece_at: impl Fn(Square) -> Option<Piece>) -> String {
+    let mut s = String::with_capacity(90);
+    for rank in (0..10u8).rev() {
+        let mut empty = 0;
+        for file in 0..9u8 {
+            let sq = Square::from_file_rank(file, rank).expect("on board");
+            match piece_at(sq) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
                     }
-                    None => empty += 1,
+                    s.push(p.letter());
                 }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
+                None => empty += 1,
             }
         }
-        let side = if self.side == Color::Red { 'w' } else { 'b' };
-        format!("{s} {side} - - {} {}", self.rule60, self.fullmove)
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
     }
+    s
 }

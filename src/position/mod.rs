@@ -10,7 +10,7 @@ pub use see::SEE_VALUE;
 #[cfg(test)]
 mod tests;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::{FenError, START_FEN, board_fen};
 pub use movegen::{GenType, LegalityMasks};
 
 use crate::attacks::{self, Occupancy};

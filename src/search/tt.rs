@@ -130,9 +130,15 @@ impl TranspositionTable {
         std::array::from_fn(|i| Entry { key_xor_data: &w[2 * i], data: &w[2 * i + 1] })
     }
 
+    /// The cluster `key` belongs to.
+    #[inline]
+    fn cluster_index(&self, key: u64) -> usize {
+        ((key as u128 * self.clusters as u128) >> 64) as usize
+    }
+
     #[inline]
     fn cluster(&self, key: u64) -> [Entry<'_>; 4] {
-        self.cluster_at(((key as u128 * self.clusters as u128) >> 64) as usize)
+        self.cluster_at(self.cluster_index(key))
     }
 
     /// Starts fetching the cache line of `key`'s cluster, so that the probe
@@ -142,8 +148,8 @@ impl TranspositionTable {
     /// instruction needed).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let index = ((key as u128 * self.clusters as u128) >> 64) as usize;
-        std::hint::black_box(self.words[self.first + index * CLUSTER_WORDS].load(Ordering::Relaxed));
+        let first_word = self.first + self.cluster_index(key) * CLUSTER_WORDS;
+        std::hint::black_box(self.words[first_word].load(Ordering::Relaxed));
     }
 
     pub fn probe(&self, key: u64) -> Option<TtData> {

@@ -15,7 +15,7 @@
 
 use crate::datagen::format::{Outcome, Record};
 use crate::eval::params::{KING_DANGER_DIVISOR, PHASE_MAX, WEIGHTS, Weights};
-use crate::eval::{KingInputs, Trace, evaluate, terms_traced};
+use crate::eval::{KingInputs, Trace, terms_traced};
 use crate::rng::Rng;
 use crate::types::Color;
 
@@ -36,10 +36,20 @@ enum Kind {
     MissingElephant,
 }
 
-fn kinds(names: &[String]) -> Vec<Kind> {
-    names
-        .iter()
-        .map(|n| {
+impl Kind {
+    /// Whether the weight enters the model linearly (times its count).
+    fn is_linear(self) -> bool {
+        matches!(self, Kind::Middlegame | Kind::Endgame | Kind::Flat)
+    }
+}
+
+/// How each weight enters the model, in `Weights::params_mut` order.
+fn kinds() -> Vec<Kind> {
+    WEIGHTS
+        .clone()
+        .params_mut()
+        .into_iter()
+        .map(|(n, _)| {
             if let Some(k) = n.strip_prefix("king_attack_weight[") {
                 Kind::KingAttack(k.trim_end_matches(']').parse().expect("an index"))
             } else if n == "king_danger_max" {
@@ -61,10 +71,9 @@ fn kinds(names: &[String]) -> Vec<Kind> {
         .collect()
 }
 
-/// The names and values of all weights, in `Weights::params_mut` order.
-fn flatten(w: &Weights) -> (Vec<String>, Vec<f64>) {
-    let mut w = w.clone();
-    w.params_mut().into_iter().map(|(n, v)| (n, f64::from(*v))).unzip()
+/// The values of all weights, in `Weights::params_mut` order.
+fn flatten(w: &Weights) -> Vec<f64> {
+    w.values().into_iter().map(f64::from).collect()
 }
 
 fn unflatten(values: &[f64]) -> Weights {
@@ -89,16 +98,17 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(record: &Record, linear: &[bool]) -> Option<Sample> {
+    fn new(record: &Record, kinds: &[Kind]) -> Option<Sample> {
         let pos = record.position().ok()?;
         let mut trace = Trace::default();
         let terms = terms_traced(&pos, &WEIGHTS, &mut trace);
-        let (_, counts) = flatten(&trace.coefs);
-        let coefs = counts
-            .iter()
+        let coefs = trace
+            .coefs
+            .values()
+            .into_iter()
             .enumerate()
-            .filter(|&(i, &c)| c != 0.0 && linear[i])
-            .map(|(i, &c)| (i as u16, c as i16))
+            .filter(|&(i, c)| c != 0 && kinds[i].is_linear())
+            .map(|(i, c)| (i as u16, c as i16))
             .collect();
         let red = if record.side == Color::Red { 1.0 } else { -1.0 };
         let result = match record.outcome {
@@ -255,10 +265,7 @@ struct Problem {
 
 impl Problem {
     fn new(records: &[Record], options: &Options) -> Problem {
-        let (names, _) = flatten(&WEIGHTS);
-        let kinds = kinds(&names);
-        let linear: Vec<bool> =
-            kinds.iter().map(|k| matches!(k, Kind::Middlegame | Kind::Endgame | Kind::Flat)).collect();
+        let kinds = kinds();
         let mut chosen: Vec<&Record> =
             records.iter().filter(|r| !r.in_check && !r.capture && !r.mate_score && r.ply >= options.min_ply).collect();
         let mut rng = Rng::new(options.seed);
@@ -267,7 +274,7 @@ impl Problem {
             chosen.swap(i, rng.below(i as u64 + 1) as usize);
         }
         chosen.truncate(options.max_positions);
-        let samples = parallel_map(&chosen, options.threads, |r| Sample::new(r, &linear));
+        let samples = parallel_map(&chosen, options.threads, |r| Sample::new(r, &kinds));
         let mut samples: Vec<Sample> = samples.into_iter().flatten().collect();
         let held = ((samples.len() as f64) * options.validation).round() as usize;
         let validation = samples.split_off(samples.len() - held.min(samples.len()));
@@ -342,7 +349,7 @@ pub fn tune(records: &[Record], options: &Options, progress: &mut dyn FnMut(&str
     if problem.train.is_empty() {
         return Err("no usable positions (quiet, not in check, no mate score)".into());
     }
-    let (_, start) = flatten(&WEIGHTS);
+    let start = flatten(&WEIGHTS);
     let threads = options.threads.max(1);
     let k = problem.fit_k(&start, threads);
     let train_before = problem.loss(&problem.train, &start, k, options.lambda, threads, false).0;
@@ -382,7 +389,7 @@ pub fn tune(records: &[Record], options: &Options, progress: &mut dyn FnMut(&str
         }
     }
     let weights = unflatten(&w);
-    let (_, rounded) = flatten(&weights);
+    let rounded = flatten(&weights);
     Ok(Fit {
         train_after: problem.loss(&problem.train, &rounded, k, options.lambda, threads, false).0,
         validation_after: problem.loss(&problem.validation, &rounded, k, options.lambda, threads, false).0,
@@ -459,22 +466,11 @@ fn layout(value: &str) -> String {
     s + "    ]"
 }
 
-/// The model's evaluation of `record` with the engine's weights against
-/// the engine's own (Red's view): they differ by rounding only.
-pub fn model_and_engine(record: &Record) -> Option<(f64, i32)> {
-    let (names, w) = flatten(&WEIGHTS);
-    let kinds = kinds(&names);
-    let linear: Vec<bool> = kinds.iter().map(|k| matches!(k, Kind::Middlegame | Kind::Endgame | Kind::Flat)).collect();
-    let sample = Sample::new(record, &linear)?;
-    let pos = record.position().ok()?;
-    let engine = evaluate(&pos) * if pos.side_to_move() == Color::Red { 1 } else { -1 };
-    Some((model(&sample, &w, &kinds, &KingIndex::new(&kinds), None), engine))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::datagen::{Options as GenOptions, play_game};
+    use crate::eval::evaluate;
     use crate::search::Searcher;
 
     fn records() -> Vec<Record> {
@@ -483,10 +479,20 @@ mod tests {
         (0..4).flat_map(|i| play_game(i, &options, &mut searcher).records).collect()
     }
 
+    /// The model's evaluation of `record` with the engine's weights, and
+    /// the engine's own (Red's view).
+    fn model_and_engine(record: &Record) -> (f64, i32) {
+        let kinds = kinds();
+        let sample = Sample::new(record, &kinds).unwrap();
+        let pos = record.position().unwrap();
+        let engine = evaluate(&pos) * if pos.side_to_move() == Color::Red { 1 } else { -1 };
+        (model(&sample, &flatten(&WEIGHTS), &kinds, &KingIndex::new(&kinds), None), engine)
+    }
+
     #[test]
     fn the_model_is_the_engine_evaluation_up_to_rounding() {
         for r in records() {
-            let (model, engine) = model_and_engine(&r).unwrap();
+            let (model, engine) = model_and_engine(&r);
             // Integer divisions in the engine (taper per term, king safety).
             assert!((model - f64::from(engine)).abs() <= 8.0, "model {model} engine {engine}");
         }
@@ -498,7 +504,7 @@ mod tests {
         let options = Options { validation: 0.0, ..Options::default() };
         let problem = Problem::new(&records, &options);
         assert!(problem.train.len() > 50);
-        let (_, mut w) = flatten(&WEIGHTS);
+        let mut w = flatten(&WEIGHTS);
         // Keep the king danger below its cap so that every king weight has a
         // gradient (the cap is a kink).
         w[problem.king_index.danger_max] = 1e6;
