@@ -91,11 +91,6 @@ fn rel_rank(color: Color, sq: Square) -> i32 {
     }
 }
 
-#[inline]
-fn centre_distance(sq: Square) -> usize {
-    (sq.file() as i32 - 4).unsigned_abs() as usize
-}
-
 const PALACES: [Bitboard; 2] = [
     attacks::PALACE.and(Bitboard::from_bits((1u128 << 27) - 1)),
     attacks::PALACE.and(Bitboard::from_bits(!((1u128 << 63) - 1))),
@@ -175,25 +170,49 @@ impl Tracer for Trace {
 /// Index of `sq` in a piece-square table of `color`'s pieces.
 #[inline]
 fn pst_index(color: Color, sq: Square) -> usize {
-    rel_rank(color, sq) as usize * 5 + centre_distance(sq)
+    pst_index_of(color.index(), sq.index())
 }
+
+/// `pst_index` on raw indices (colour 0 Red, 1 Black; square rank * 9 + file).
+const fn pst_index_of(color: usize, sq: usize) -> usize {
+    let (rank, file) = (sq / 9, sq % 9);
+    let rel_rank = if color == 0 { rank } else { 9 - rank };
+    rel_rank * 5 + file.abs_diff(4)
+}
+
+/// The engine's piece-square values by colour, kind and square, laid out
+/// once from `WEIGHTS` so that a lookup needs no index arithmetic.
+const PSQ: [[[Pair; 90]; 7]; 2] = {
+    let mut t = [[[Pair(0, 0); 90]; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let mut sq = 0;
+            while sq < 90 {
+                let i = pst_index_of(c, sq);
+                t[c][k][sq] = Pair(WEIGHTS.pst_mg[k][i], WEIGHTS.pst_eg[k][i]);
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
 
 /// The evaluation terms with the engine's weights.
 #[inline]
 pub fn terms(pos: &Position) -> Terms {
-    terms_with(pos, &WEIGHTS)
-}
-
-/// The evaluation terms with any weights.
-#[inline]
-pub fn terms_with(pos: &Position, w: &Weights) -> Terms {
-    terms_traced(pos, w, &mut ())
+    terms_traced(pos, &mut ())
 }
 
 /// The evaluation terms, each weight's use reported to `tracer` (the
-/// tuner's entry point).
+/// tuner's entry point; the tuner varies the weights in its own model of
+/// the evaluation, so the evaluation itself always uses `WEIGHTS`).
 #[inline]
-pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Terms {
+pub fn terms_traced(pos: &Position, tracer: &mut impl Tracer) -> Terms {
+    let w = &WEIGHTS;
     // Adds `n` (Red's uses minus Black's) to the count of the (mg, eg)
     // weight `field` in the tracer's coefficients.
     macro_rules! count_n {
@@ -235,18 +254,19 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
                 tr.coefs.material_mg[kind.index()] += sign * n;
                 tr.coefs.material_eg[kind.index()] += sign * n;
             }
+            let mut placement = Pair(0, 0);
             for sq in pos.pieces(us, kind) {
-                let k = pst_index(us, sq);
-                let value = Pair(w.pst_mg[kind.index()][k], w.pst_eg[kind.index()][k]);
-                if kind == PieceKind::Pawn {
-                    t.pawns[i] += value;
-                } else {
-                    t.placement[i] += value;
-                }
+                placement += PSQ[i][kind.index()][sq.index()];
                 if let Some(tr) = tracer.trace() {
+                    let k = pst_index(us, sq);
                     tr.coefs.pst_mg[kind.index()][k] += sign;
                     tr.coefs.pst_eg[kind.index()][k] += sign;
                 }
+            }
+            if kind == PieceKind::Pawn {
+                t.pawns[i] += placement;
+            } else {
+                t.placement[i] += placement;
             }
         }
 
@@ -384,18 +404,12 @@ pub fn terms_traced(pos: &Position, w: &Weights, tracer: &mut impl Tracer) -> Te
 /// The evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &WEIGHTS)
-}
-
-/// `evaluate` with any weights.
-#[inline]
-pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
-    let red = terms_with(pos, w).total_red();
+    let red = terms(pos).total_red();
     let score = match pos.side_to_move() {
         Color::Red => red,
         Color::Black => -red,
     };
-    score + w.tempo
+    score + WEIGHTS.tempo
 }
 
 /// A printable breakdown (the `eval` command).

@@ -101,7 +101,7 @@ impl Sample {
     fn new(record: &Record, kinds: &[Kind]) -> Option<Sample> {
         let pos = record.position().ok()?;
         let mut trace = Trace::default();
-        let terms = terms_traced(&pos, &WEIGHTS, &mut trace);
+        let terms = terms_traced(&pos, &mut trace);
         let coefs = trace
             .coefs
             .values()
