@@ -84,7 +84,8 @@ PROXY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibration", 
 
 
 def reference_engine(chariot, ref):
-    """The referee's engine spec of a reference named as in ANCHORS."""
+    """The referee's engine spec of a reference named as in ANCHORS; `chariot`
+    is the build that plays the chariot-nN references."""
     m = re.fullmatch(r"(chariot|maxqi|sjaak|fsf)(?:-s(\d+))?-([nd])(\d+)", ref)
     if not m:
         raise SystemExit("unknown reference %s" % ref)
@@ -171,7 +172,7 @@ def run(args):
         args.openings = subset
     for level, other, mode, limit in pairs:
         first = level_engine(args.chariot, level)
-        second = level_engine(args.chariot, other) if other in NOMINAL else reference_engine(args.chariot, other)
+        second = level_engine(args.chariot, other) if other in NOMINAL else reference_engine(args.reference_chariot, other)
         w, d, l = play(args, first, second, mode, limit)
         row = "\t".join(map(str, (level, other, mode, limit, w + d + l, w, d, l)))
         with open(args.out, "a") as f:
@@ -277,6 +278,18 @@ def table(args):
     # placed on the scale afterwards, as a reading aid.
     ladder = {k: v for k, v in merged.items() if k[1] in NOMINAL}
     chariot = {k: v for k, v in merged.items() if k[1].startswith("chariot-n")}
+    if args.pin:
+        # The references' ratings from an earlier calibration: the ranks are
+        # placed against them alone.
+        pins = {name: float(r) for name, r in (p.split("=") for p in args.pin.split(","))}
+        scale = fitted_scale(chariot, fixed=pins)
+        print()
+        print("| rank | nominal | fitted against the pinned references | difference |")
+        print("| --- | --- | --- | --- |")
+        for p, c, elo in RANKS:
+            if p in scale:
+                print("| %s %s | %d | %.0f | %+.0f |" % (c, p, elo, scale[p], scale[p] - elo))
+        return
     scales = [("ranks against ranks", fitted_scale(ladder)), ("against Chariot at fixed nodes", fitted_scale(chariot)),
               ("both", fitted_scale({**ladder, **chariot}))]
     scales = [(name, r) for name, r in scales if len(r) > 1]
@@ -304,6 +317,9 @@ def main():
     sub = ap.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="play pairings and append results to a TSV file")
     r.add_argument("--chariot", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "chariot"))
+    r.add_argument("--reference-chariot",
+                   help="the build that plays the chariot-nN references (default: --chariot). Pin it to one build "
+                        "(the README names it) so that the references stay fixed while the engine changes")
     r.add_argument("--referee", default=os.path.join(TOOLS, "referee.py"))
     r.add_argument("--openings", default=os.path.join(TOOLS, "openings", "dev-openings.txt"))
     r.add_argument("--pairs", choices=["ladder", "span", "anchors", "all"], default="ladder")
@@ -317,8 +333,12 @@ def main():
     r.add_argument("--pgn")
     t = sub.add_parser("table", help="print the Markdown calibration table from a TSV file")
     t.add_argument("tsv", nargs="+", help="result files; rows of the same pairing add up")
+    t.add_argument("--pin", help="reference=rating,...: fit the ranks against references whose ratings are fixed "
+                                 "(those of an earlier calibration), instead of 县丞 = 1100")
     args = ap.parse_args()
-    args.chariot = os.path.abspath(args.chariot) if args.command == "run" else None
+    if args.command == "run":
+        args.chariot = os.path.abspath(args.chariot)
+        args.reference_chariot = os.path.abspath(args.reference_chariot or args.chariot)
     (run if args.command == "run" else table)(args)
 
 

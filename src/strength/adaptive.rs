@@ -152,8 +152,8 @@ impl Estimate {
     }
 }
 
-const LOSS_ELO_A: f64 = 3250.0;
-const LOSS_ELO_B: f64 = 1075.0;
+const LOSS_ELO_A: f64 = 4160.0;
+const LOSS_ELO_B: f64 = 1275.0;
 
 /// The rating that matches an average loss per move (centipawns, by
 /// Chariot's depth-6 judgement): `elo = LOSS_ELO_A - LOSS_ELO_B * ln(1 +

@@ -31,6 +31,10 @@ const HANG_MARGIN: i32 = 150;
 /// A candidate the deepest iteration scores within this of the best move is
 /// sound whatever it leaves en prise: a sacrifice with a reason.
 const SOUND_LOSS: i32 = 30;
+/// ... provided that iteration is at least this deep: a one- or two-ply
+/// search (the small budgets of the lowest ranks) has not looked past the
+/// recapture, so its score says nothing about a sacrifice.
+const SOUND_MIN_DEPTH: i32 = 3;
 /// Centipawns added (risky) or taken (solid) for a sharp move.
 const STYLE_BONUS: i32 = 15;
 
@@ -56,7 +60,7 @@ pub(crate) fn choose(
     let acceptable = |l: &Line| {
         !params.guard
             || l.mv == best.mv
-            || deep_score(l.mv).is_some_and(|s| s >= best.score - SOUND_LOSS)
+            || (deepest >= SOUND_MIN_DEPTH && deep_score(l.mv).is_some_and(|s| s >= best.score - SOUND_LOSS))
             || (exposure(root, l.mv) - best_exposure < HANG_MARGIN
                 && (best_allows_mate || !allows_mate_in_one(root, l.mv)))
     };
