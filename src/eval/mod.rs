@@ -84,7 +84,7 @@ impl Terms {
 
 /// Rank counted from `color`'s own back rank (0..9).
 #[inline]
-fn rel_rank(color: Color, sq: Square) -> i32 {
+const fn rel_rank(color: Color, sq: Square) -> i32 {
     match color {
         Color::Red => sq.rank() as i32,
         Color::Black => 9 - sq.rank() as i32,
@@ -169,15 +169,8 @@ impl Tracer for Trace {
 
 /// Index of `sq` in a piece-square table of `color`'s pieces.
 #[inline]
-fn pst_index(color: Color, sq: Square) -> usize {
-    pst_index_of(color.index(), sq.index())
-}
-
-/// `pst_index` on raw indices (colour 0 Red, 1 Black; square rank * 9 + file).
-const fn pst_index_of(color: usize, sq: usize) -> usize {
-    let (rank, file) = (sq / 9, sq % 9);
-    let rel_rank = if color == 0 { rank } else { 9 - rank };
-    rel_rank * 5 + file.abs_diff(4)
+const fn pst_index(color: Color, sq: Square) -> usize {
+    rel_rank(color, sq) as usize * 5 + sq.file().abs_diff(4) as usize
 }
 
 /// The engine's piece-square values by colour, kind and square, laid out
@@ -190,7 +183,7 @@ const PSQ: [[[Pair; 90]; 7]; 2] = {
         while k < 7 {
             let mut sq = 0;
             while sq < 90 {
-                let i = pst_index_of(c, sq);
+                let i = pst_index(Color::BOTH[c], Square::from_index(sq));
                 t[c][k][sq] = Pair(WEIGHTS.pst_mg[k][i], WEIGHTS.pst_eg[k][i]);
                 sq += 1;
             }
