@@ -1,0 +1,300 @@
+//! Match statistics: W/D/L, score, Elo with its 95% interval, likelihood of
+//! superiority, pentanomial counts of game pairs, and the SPRT.
+//!
+//! Elo is the logistic Elo of the score. Its interval comes from the
+//! spread of the pair scores when pairs have been played (pairs of games
+//! on one opening with colours reversed are correlated, so the pentanomial
+//! spread is the honest one), else from the spread of single games.
+//!
+//! The SPRT is the generalized SPRT on normalized Elo with pentanomial
+//! statistics, as fishtest and fastchess run it. The formulas are Michel
+//! Van den Bergh's: "Normalized Elo" (nElo = (mu - 1/2) / sigma_game *
+//! 800 / ln 10, where sigma_game = sqrt(2) * sigma_pair for pairs) and the
+//! quadratic approximation of the log-likelihood ratio of a GSPRT, "A
+//! simple formula for the LLR" (LLR = N (mu1 - mu0) (2 mu - mu0 - mu1) /
+//! (2 var), N pairs, mu and var the mean and variance of the pair score);
+//! both at https://www.cantate.be/Fishtest/ and in fishtest's LLRcalc.
+//! Bounds are Wald's: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
+
+use std::fmt;
+
+/// Results of one engine against another, from the first engine's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Pairs by the first engine's points in them, in half points: LL,
+    /// LD, DD or WL, WD, WW.
+    pub pairs: [u64; 5],
+}
+
+/// The 95% two-sided normal quantile.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Elo per unit of normalized t-value: 800 / ln 10.
+const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
+
+impl Tally {
+    /// Adds one game: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn add_game(&mut self, half_points: u8) {
+        match half_points {
+            2 => self.wins += 1,
+            1 => self.draws += 1,
+            _ => self.losses += 1,
+        }
+    }
+
+    /// Adds a finished pair: the first engine's half points in its two games.
+    pub fn add_pair(&mut self, half_points: u8) {
+        self.pairs[usize::from(half_points.min(4))] += 1;
+    }
+
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    pub fn pair_count(&self) -> u64 {
+        self.pairs.iter().sum()
+    }
+
+    /// The first engine's share of the points (0.5 with no games).
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + self.draws as f64 / 2.0) / n as f64
+    }
+
+    /// Elo and the half width of its 95% interval (infinite when the score
+    /// is 0 or 1 or nothing is known).
+    pub fn elo(&self) -> (f64, f64) {
+        let score = self.score();
+        let Some(error) = self.score_error() else {
+            return (elo_of_score(score), f64::INFINITY);
+        };
+        let low = elo_of_score(score - Z95 * error);
+        let high = elo_of_score(score + Z95 * error);
+        (elo_of_score(score), (high - low) / 2.0)
+    }
+
+    /// Standard error of the mean score per game.
+    fn score_error(&self) -> Option<f64> {
+        if self.pair_count() > 0 {
+            // A pair score is the mean of two games. Pairs that all scored
+            // the same (say, every pair one win one loss) say nothing of
+            // the spread: the games' spread is used then.
+            let (_, var) = pair_mean_and_variance(&self.pairs.map(|n| n as f64));
+            if var > 0.0 {
+                return Some((var / self.pair_count() as f64).sqrt());
+            }
+        }
+        let n = self.games();
+        if n == 0 {
+            return None;
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n as f64;
+        Some((var / n as f64).sqrt())
+    }
+
+    /// Likelihood of superiority: the probability that the first engine is
+    /// the stronger, from wins and losses (draws say nothing).
+    pub fn los(&self) -> f64 {
+        let (w, l) = (self.wins as f64, self.losses as f64);
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+
+    /// Normalized Elo from the pairs, if any.
+    pub fn normalized_elo(&self) -> Option<f64> {
+        if self.pair_count() == 0 {
+            return None;
+        }
+        let (mean, var) = pair_mean_and_variance(&self.pairs.map(|n| n as f64));
+        (var > 0.0).then(|| (mean - 0.5) / (2.0 * var).sqrt() * NELO_SCALE)
+    }
+}
+
+/// Mean and variance of the pair score (points / 2, in 0..=1) for counts
+/// of pairs with 0, 1/4, 1/2, 3/4 and 1.
+fn pair_mean_and_variance(counts: &[f64; 5]) -> (f64, f64) {
+    let total: f64 = counts.iter().sum();
+    let value = |k: usize| k as f64 / 4.0;
+    let mean = counts.iter().enumerate().map(|(k, n)| n * value(k)).sum::<f64>() / total;
+    let var = counts.iter().enumerate().map(|(k, n)| n * (value(k) - mean).powi(2)).sum::<f64>() / total;
+    (mean, var)
+}
+
+/// Logistic Elo of a score (infinite at 0 and 1).
+pub fn elo_of_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if score >= 1.0 {
+        return f64::INFINITY;
+    }
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly =
+        t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x >= 0.0 { y } else { -y }
+}
+
+/// An SPRT of H0: nElo = elo0 against H1: nElo = elo1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// H1 accepted: the first engine is at least elo1 stronger.
+    AcceptH1,
+    /// H0 accepted.
+    AcceptH0,
+    Continue,
+}
+
+impl fmt::Display for SprtDecision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SprtDecision::AcceptH1 => "H1 accepted",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::Continue => "continue",
+        })
+    }
+}
+
+impl Sprt {
+    /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; the
+    /// defaults are those values).
+    pub fn parse<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<Sprt, String> {
+        let mut sprt = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
+        for word in words {
+            let (key, value) = word.split_once('=').ok_or_else(|| format!("--sprt: '{word}' is not key=value"))?;
+            let value: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| format!("--sprt: '{word}': bad number"))?;
+            match key {
+                "elo0" => sprt.elo0 = value,
+                "elo1" => sprt.elo1 = value,
+                "alpha" => sprt.alpha = value,
+                "beta" => sprt.beta = value,
+                _ => return Err(format!("--sprt: unknown key '{key}' (elo0, elo1, alpha, beta)")),
+            }
+        }
+        if sprt.elo0 >= sprt.elo1 {
+            return Err("--sprt: elo0 must be below elo1".into());
+        }
+        if !(0.0 < sprt.alpha && sprt.alpha < 0.5 && 0.0 < sprt.beta && sprt.beta < 0.5) {
+            return Err("--sprt: alpha and beta must be in (0, 0.5)".into());
+        }
+        Ok(sprt)
+    }
+
+    /// (lower, upper) bounds of the LLR.
+    pub fn bounds(&self) -> (f64, f64) {
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+    }
+
+    /// The log-likelihood ratio of the pairs played so far.
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        let pairs = tally.pair_count();
+        if pairs == 0 {
+            return 0.0;
+        }
+        // Empty cells get a small count, so that one-sided early results
+        // do not give a zero variance.
+        let counts = tally.pairs.map(|n| if n == 0 { 1e-3 } else { n as f64 });
+        let n: f64 = counts.iter().sum();
+        let (mean, var) = pair_mean_and_variance(&counts);
+        let sigma_game = (2.0 * var).sqrt();
+        let mu0 = 0.5 + self.elo0 / NELO_SCALE * sigma_game;
+        let mu1 = 0.5 + self.elo1 / NELO_SCALE * sigma_game;
+        n * (mu1 - mu0) * (2.0 * mean - mu0 - mu1) / (2.0 * var)
+    }
+
+    pub fn decision(&self, tally: &Tally) -> SprtDecision {
+        let llr = self.llr(tally);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtDecision::AcceptH1
+        } else if llr <= lower {
+            SprtDecision::AcceptH0
+        } else {
+            SprtDecision::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(w: u64, d: u64, l: u64, pairs: [u64; 5]) -> Tally {
+        Tally { wins: w, draws: d, losses: l, pairs }
+    }
+
+    #[test]
+    fn elo_score_and_los() {
+        let even = tally(10, 10, 10, [0; 5]);
+        assert_eq!(even.score(), 0.5);
+        assert!(even.elo().0.abs() < 1e-9);
+        assert!((even.los() - 0.5).abs() < 1e-9);
+        // 75%: +190.8 Elo.
+        let t = tally(30, 0, 10, [0; 5]);
+        assert!((t.elo().0 - 190.85).abs() < 0.01, "{}", t.elo().0);
+        assert!(t.los() > 0.99);
+        // Trinomial interval of 30-0-10: se = sqrt(0.1875 / 40) = 0.0685,
+        // scores 0.616..0.884 -> Elo 82.0..353.6, half width 135.8.
+        assert!((t.elo().1 - 135.8).abs() < 0.5, "{}", t.elo().1);
+        assert_eq!(tally(3, 0, 0, [0; 5]).elo().0, f64::INFINITY);
+        assert!((erf(1.0) - 0.842_700_79).abs() < 2e-7);
+    }
+
+    #[test]
+    fn sprt_bounds_and_decisions() {
+        let sprt = Sprt::parse(["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]).unwrap();
+        let (lower, upper) = sprt.bounds();
+        assert!((lower + 2.944).abs() < 1e-3 && (upper - 2.944).abs() < 1e-3);
+        // Pair counts of a clearly stronger engine decide for H1 ...
+        let strong = tally(0, 0, 0, [20, 100, 300, 200, 80]);
+        assert!(sprt.llr(&strong) > upper);
+        assert_eq!(sprt.decision(&strong), SprtDecision::AcceptH1);
+        // ... mirror-image counts for H0, and a balanced few continue.
+        let weak = tally(0, 0, 0, [80, 200, 300, 100, 20]);
+        assert_eq!(sprt.decision(&weak), SprtDecision::AcceptH0);
+        let few = tally(0, 0, 0, [1, 2, 3, 2, 1]);
+        assert_eq!(sprt.decision(&few), SprtDecision::Continue);
+        assert!(Sprt::parse(["elo0=5", "elo1=0"]).is_err());
+        assert!(Sprt::parse(["gamma=1"]).is_err());
+    }
+
+    #[test]
+    fn llr_matches_the_formula_by_hand() {
+        // Pairs [10, 20, 40, 20, 10]: mean 0.5, var = (10*0.25 + 20*0.0625
+        // + 20*0.0625 + 10*0.25) / 100 = 0.075; sigma_game = sqrt(0.15);
+        // mu1 - mu0 = 5 / 347.44 * 0.3873 = 0.005574; LLR = 100 * 0.005574
+        // * (1 - 1 - 0.005574) / 0.15 = -0.02071.
+        let sprt = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
+        let llr = sprt.llr(&tally(0, 0, 0, [10, 20, 40, 20, 10]));
+        assert!((llr + 0.02071).abs() < 1e-4, "{llr}");
+    }
+}
