@@ -119,7 +119,7 @@ enum Command {
 #[derive(clap::Args, Debug)]
 #[command(after_help = MATCH_HELP)]
 struct MatchArgs {
-    /// An engine: `name=A cmd="prog args" [proto=uci|ucci] [dir=PATH]
+    /// An engine: `name=A cmd="prog args" [proto=uci|ucci|xboard] [dir=PATH]
     /// [opt:NAME=VALUE ...] [ranks=0|1|auto] [time=ms|s|auto]
     /// [tc=40/60+0.5 | movetime=MS | depth=N | nodes=N] [stderr=FILE]`.
     /// Give it once per engine (two or more).
@@ -464,6 +464,11 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
             return Err(format!("two engines are named '{}': give each its own name=", spec.name));
         }
         spec.control = spec.control.or(default_control);
+        if spec.protocol == chariot::tournament::spec::Protocol::Xboard
+            && matches!(spec.control, Some(TimeControl::Nodes(_)))
+        {
+            return Err(format!("engine '{}': xboard engines take no node limit", spec.name));
+        }
         if spec.control.is_none() {
             return Err(format!(
                 "engine '{}' has no time control: give --tc, --movetime, --depth or --nodes",

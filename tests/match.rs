@@ -70,6 +70,32 @@ while read -r line; do
 done
 "#;
 
+/// A scripted xboard engine: the moves of the whole game, a log file. It
+/// resigns when its list runs out.
+const FAKE_XBOARD: &str = r#"#!/bin/sh
+moves=$1; log=${2:-/dev/null}; ply=0
+while read -r line; do
+  echo "$line" >> "$log"
+  case "$line" in
+    protover*) echo 'feature myname="fake xb" ping=1 setboard=1 usermove=1 variants="xiangqi" done=1' ;;
+    ping*) echo "pong ${line#ping }" ;;
+    new|setboard*) ply=0 ;;
+    usermove*) ply=$((ply + 1)) ;;
+    go)
+      set -- $moves
+      if [ $ply -lt $# ]; then
+        shift $ply
+        echo "3 25 10 1000 $1"
+        echo "move $1"
+        ply=$((ply + 1))
+      else
+        echo resign
+      fi ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// A fresh directory holding the fake engine script.
@@ -78,10 +104,12 @@ fn workdir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("chariot-match-test-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("fake.sh");
-    std::fs::write(&script, FAKE).unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for (name, text) in [("fake.sh", FAKE), ("xboard.sh", FAKE_XBOARD)] {
+        let script = dir.join(name);
+        std::fs::write(&script, text).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     dir
 }
 
@@ -305,6 +333,38 @@ fn ucci_times_in_seconds_or_milliseconds() {
 }
 
 #[test]
+fn xboard_engines_are_fed_moves_in_force_mode_and_may_resign() {
+    let dir = workdir();
+    let script = dir.join("xboard.sh").display().to_string();
+    let log = dir.join("xb.log").display().to_string();
+    let mut spec = EngineSpec::new("xb", &[&script, "h2e2 h9g7 h0g2", &log]);
+    spec.protocol = Protocol::Xboard;
+    let mut red = Player::new(spec, TimeControl::Depth(3));
+    let mut black = Player::new(fake(&dir, "uci", "uci", "script", "h2e2 h9g7 h0g2 b9c7"), TimeControl::Depth(3));
+    let game = play_game(&mut red, &mut black, &opening(START), &settings());
+    assert_eq!(played(&game), ["h2e2", "h9g7", "h0g2", "b9c7"]);
+    assert_eq!((game.result, &game.ending), (GameResult::BlackWins, &Ending::Resigned));
+    let info = game.infos[0].expect("an engine move");
+    assert_eq!((info.score, info.depth), (Some(chariot::tournament::process::Score::Cp(25)), Some(3)));
+    let log = std::fs::read_to_string(&log).unwrap();
+    for line in ["protover 2", "variant xiangqi", "force", "sd 3", "usermove h9g7", "usermove b9c7", "go"] {
+        assert!(log.lines().any(|l| l == line), "{line} missing from {log}");
+    }
+    // A FEN start goes by setboard.
+    let fen = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1";
+    let log = dir.join("xb2.log").display().to_string();
+    let mut spec = EngineSpec::new("xb", &[&script, "a1a2", &log]);
+    spec.protocol = Protocol::Xboard;
+    let mut red = Player::new(spec, TimeControl::Depth(3));
+    let mut black = Player::new(fake(&dir, "uci2", "uci", "script", "a1a2 e9e8"), TimeControl::Depth(3));
+    let game = play_game(&mut red, &mut black, &opening(fen), &settings());
+    assert_eq!(played(&game), ["a1a2", "e9e8"]);
+    assert_eq!(game.ending, Ending::Resigned);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains(&format!("setboard {fen}")), "{log}");
+}
+
+#[test]
 fn options_and_working_directory_reach_the_engine() {
     let dir = workdir();
     let mut spec = fake(&dir, "red", "uci", "script", "h2e2");
@@ -486,7 +546,7 @@ fn bad_input_exits_with_2_and_a_message() {
     let (code, stderr) = with(&[&b[..], &["--depth", "2", "--sprt", "elo0=5", "elo1=0"]].concat());
     assert_eq!(code, 2);
     assert!(stderr.contains("elo0 must be below elo1"), "{stderr}");
-    let (code, stderr) = with(&["--engine", "name=c", "proto=xboard", "cmd=x", "--depth", "2"]);
+    let (code, stderr) = with(&["--engine", "name=c", "proto=usi", "cmd=x", "--depth", "2"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("proto=xboard"), "{stderr}");
+    assert!(stderr.contains("proto=usi"), "{stderr}");
 }

@@ -94,7 +94,7 @@ impl Player {
             self.process = Some(EngineProcess::start(&self.spec, timeout)?);
         }
         let process = self.process.as_mut().expect("started above");
-        if let Err(fault) = process.new_game(timeout) {
+        if let Err(fault) = process.new_game(self.control, timeout) {
             self.process = None;
             return Err(fault);
         }
@@ -134,6 +134,8 @@ pub enum Ending {
     Crash(String),
     /// The side that lost kept scoring itself lost (resign rule).
     Resign,
+    /// The side that lost resigned (an xboard engine's `resign`).
+    Resigned,
     /// Both engines kept scoring the game level (draw rule).
     DrawAdjudication,
     /// The game reached the ply limit.
@@ -152,6 +154,7 @@ impl fmt::Display for Ending {
             Ending::Hang { waited_ms } => write!(f, "no move within {waited_ms} ms (hang)"),
             Ending::Crash(why) => write!(f, "engine crashed: {why}"),
             Ending::Resign => write!(f, "resign adjudication"),
+            Ending::Resigned => write!(f, "resigned"),
             Ending::DrawAdjudication => write!(f, "draw adjudication"),
             Ending::MaxPlies => write!(f, "ply limit"),
         }
@@ -163,6 +166,7 @@ impl Ending {
     pub fn termination(&self) -> &'static str {
         match self {
             Ending::Rules(_) | Ending::Resign | Ending::DrawAdjudication => "adjudication",
+            Ending::Resigned => "normal",
             Ending::IllegalMove(_) | Ending::NoMove => "illegal move",
             Ending::TimeForfeit { .. } | Ending::Hang { .. } => "time forfeit",
             Ending::Crash(_) => "abandoned",
@@ -283,6 +287,7 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
         let mv = match mv {
             Some(m) if pos.check_move(m).is_ok() => m,
             Some(_) => return (GameResult::win_for(!mover), Ending::IllegalMove(text)),
+            None if text == "resign" => return (GameResult::win_for(!mover), Ending::Resigned),
             None if matches!(text.as_str(), "(none)" | "0000" | "none" | "") => {
                 return (GameResult::win_for(!mover), Ending::NoMove);
             }

@@ -6,6 +6,9 @@
 //! stdout into a channel of lines, so every wait has a deadline and an
 //! engine that closes its output (crash, exit) is seen at once.
 
+mod xboard;
+
+use super::clock::TimeControl;
 use super::spec::{EngineSpec, Protocol, RankBase, TimeUnit};
 use crate::position::Position;
 use crate::types::{Color, Move, Square};
@@ -92,6 +95,8 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The state of an xboard engine's game.
+    xboard: xboard::State,
 }
 
 impl EngineProcess {
@@ -150,6 +155,7 @@ impl EngineProcess {
             child,
             stdin,
             lines,
+            xboard: xboard::State::default(),
         };
         engine.handshake(spec, timeout)?;
         Ok(engine)
@@ -160,6 +166,7 @@ impl EngineProcess {
         let (hello, ok) = match self.protocol {
             Protocol::Uci => ("uci", "uciok"),
             Protocol::Ucci => ("ucci", "ucciok"),
+            Protocol::Xboard => return self.xboard_handshake(spec, timeout),
         };
         self.send(hello)?;
         let mut offered = Vec::new();
@@ -182,6 +189,7 @@ impl EngineProcess {
                 }
                 self.ranks = spec.ranks.unwrap_or(if offers("UCI_Variant") { RankBase::One } else { RankBase::Zero });
             }
+            Protocol::Xboard => {}
             Protocol::Ucci => {
                 self.offers_newgame = offers("newgame");
                 self.time_unit =
@@ -195,6 +203,7 @@ impl EngineProcess {
             let line = match self.protocol {
                 Protocol::Uci => format!("setoption name {name} value {value}"),
                 Protocol::Ucci => format!("setoption {name} {value}"),
+                Protocol::Xboard => unreachable!("handled by xboard_handshake"),
             };
             self.send(&line)?;
         }
@@ -203,18 +212,23 @@ impl EngineProcess {
 
     /// `isready` answered by `readyok` within `timeout`.
     pub fn wait_ready(&mut self, timeout: Duration) -> Result<(), Fault> {
+        if self.protocol == Protocol::Xboard {
+            return self.xboard_ping(timeout);
+        }
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
         while self.read_line(deadline, "readyok", timeout)? != "readyok" {}
         Ok(())
     }
 
-    /// Tells the engine a new game starts, and waits until it is ready.
-    pub fn new_game(&mut self, timeout: Duration) -> Result<(), Fault> {
+    /// Tells the engine a new game at `control` starts, and waits until it
+    /// is ready.
+    pub fn new_game(&mut self, control: TimeControl, timeout: Duration) -> Result<(), Fault> {
         match self.protocol {
             Protocol::Uci => self.send("ucinewgame")?,
             Protocol::Ucci if self.offers_newgame => self.send("setoption newgame")?,
             Protocol::Ucci => {}
+            Protocol::Xboard => self.xboard_new_game(control)?,
         }
         self.wait_ready(timeout)
     }
@@ -222,6 +236,9 @@ impl EngineProcess {
     /// Sends the position (`moves` played from `start`) and `go`, and waits
     /// up to `wait_ms` for the best move.
     pub fn search(&mut self, start: &Position, moves: &[Move], limit: Limit, wait_ms: u64) -> Result<Answer, Fault> {
+        if self.protocol == Protocol::Xboard {
+            return self.xboard_search(start, moves, limit, wait_ms);
+        }
         let position = self.position_command(start, moves);
         self.send(&position)?;
         let red_to_move = moves.len().is_multiple_of(2) == (start.side_to_move() == Color::Red);
@@ -270,7 +287,7 @@ impl EngineProcess {
         // UCCI convention: the position after the last capture, then the
         // moves since (some UCCI engines keep a short move list).
         let (base, rest) = match self.protocol {
-            Protocol::Uci => (*start, moves),
+            Protocol::Uci | Protocol::Xboard => (*start, moves),
             Protocol::Ucci => {
                 let mut pos = *start;
                 let mut base = *start;
@@ -319,6 +336,7 @@ impl EngineProcess {
                 }
                 line
             }
+            (Protocol::Xboard, _) => unreachable!("xboard has no go command"),
             (Protocol::Ucci, Limit::Clock { red_ms, red_inc_ms, black_ms, black_inc_ms, moves_to_go }) => {
                 let (own, own_inc, opp, opp_inc) = if red_to_move {
                     (red_ms, red_inc_ms, black_ms, black_inc_ms)
@@ -437,6 +455,7 @@ fn option_name(line: &str, protocol: Protocol) -> Option<String> {
             Some(rest[..end].trim().to_string())
         }
         Protocol::Ucci => rest.split_whitespace().next().map(str::to_string),
+        Protocol::Xboard => None,
     }
 }
 

@@ -13,6 +13,9 @@ pub enum Protocol {
     /// UCCI 3.0 (ElephantEye style): ranks 0-9, times in seconds unless
     /// the engine offers `usemillisec`.
     Ucci,
+    /// The xboard / WinBoard protocol 2 (CECP), as MaxQi and Sjaak II speak
+    /// it: moves fed one by one in force mode, ranks 0-9.
+    Xboard,
 }
 
 /// The number of the first rank in an engine's move text.
@@ -98,7 +101,8 @@ impl EngineSpec {
                     self.protocol = match value {
                         "uci" => Protocol::Uci,
                         "ucci" => Protocol::Ucci,
-                        _ => return Err(format!("proto={value}: must be uci or ucci")),
+                        "xboard" | "cecp" | "winboard" => Protocol::Xboard,
+                        _ => return Err(format!("proto={value}: must be uci, ucci or xboard")),
                     }
                 }
                 "ranks" => {
@@ -200,7 +204,7 @@ mod tests {
         assert_eq!(spec.name, "fsf");
         assert_eq!(spec.protocol, Protocol::Ucci);
         assert_eq!(spec.options, [("Hash".to_string(), "32".to_string())]);
-        assert!(spec.apply_tokens(["proto=xboard"]).is_err());
+        assert!(spec.apply_tokens(["proto=usi"]).is_err());
         assert!(spec.apply_tokens(["colour=red"]).is_err());
         assert!(spec.apply_tokens(["cmd"]).is_err());
     }
