@@ -196,6 +196,10 @@ struct MatchArgs {
     /// A game this many plies long (opening included) is a draw.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_plies: Option<u64>,
+    /// Let UCI and UCCI engines think on the opponent's time (`go ponder`,
+    /// `ponderhit` / `stop`). Off by default.
+    #[arg(long)]
+    ponder: bool,
     /// The PGN Event tag.
     #[arg(long, default_value = "chariot match")]
     event: String,
@@ -529,6 +533,7 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
             resign,
             draw,
             max_plies: args.max_plies.map(|p| p as usize),
+            ponder: args.ponder,
         },
         sprt,
         pgn: args.pgn.clone(),

@@ -24,7 +24,24 @@ use std::time::Duration;
 /// everything it was sent.
 const FAKE: &str = r#"#!/bin/sh
 dialect=$1; mode=$2; moves=$3; log=${4:-/dev/null}
-gos=0
+gos=0; pondering=0
+answer() {
+  score=0
+  if [ "$mode" = losing ]; then score=-900; fi
+  set -- $moves
+  if [ $plies -lt $# ]; then
+    shift $plies
+    echo "info depth 3 score cp $score pv $1"
+    case "$mode" in
+      ponder) echo "bestmove $1 ponder $2" ;;
+      ponderwrong)
+        if [ $((plies % 2)) = 0 ]; then echo "bestmove $1 ponder i9i8"; else echo "bestmove $1 ponder i0i1"; fi ;;
+      *) echo "bestmove $1" ;;
+    esac
+  else
+    echo "bestmove (none)"
+  fi
+}
 while read -r line; do
   echo "$line" >> "$log"
   case "$line" in
@@ -44,6 +61,9 @@ while read -r line; do
         if [ $seen = 1 ]; then plies=$((plies + 1)); fi
         if [ "$w" = moves ]; then seen=1; fi
       done ;;
+    "go ponder"*) pondering=1 ;;
+    ponderhit) pondering=0; answer ;;
+    stop) if [ $pondering = 1 ]; then pondering=0; echo "bestmove (none)"; fi ;;
     go*)
       gos=$((gos + 1))
       case "$mode" in
@@ -55,16 +75,7 @@ while read -r line; do
         illegal) echo "bestmove a0a9"; continue ;;
         garbage) echo "bestmove xyzzy"; continue ;;
       esac
-      score=0
-      if [ "$mode" = losing ]; then score=-900; fi
-      set -- $moves
-      if [ $plies -lt $# ]; then
-        shift $plies
-        echo "info depth 3 score cp $score pv $1"
-        echo "bestmove $1"
-      else
-        echo "bestmove (none)"
-      fi ;;
+      answer ;;
     quit) exit 0 ;;
   esac
 done
@@ -362,6 +373,30 @@ fn xboard_engines_are_fed_moves_in_force_mode_and_may_resign() {
     assert_eq!(game.ending, Ending::Resigned);
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(log.contains(&format!("setboard {fen}")), "{log}");
+}
+
+#[test]
+fn pondering_hits_or_stops() {
+    let dir = workdir();
+    let moves = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
+    let ponder = GameSettings { ponder: true, ..settings() };
+    let mut red = Player::new(fake(&dir, "right", "uci", "ponder", moves), TimeControl::Depth(3));
+    let mut black = Player::new(fake(&dir, "wrong", "uci", "ponderwrong", moves), TimeControl::Depth(3));
+    red.ponder = true;
+    black.ponder = true;
+    let game = play_game(&mut red, &mut black, &opening(START), &ponder);
+    // The same game as without pondering.
+    assert_eq!((game.result, &game.ending), (GameResult::Draw, &Ending::Rules(Reason::Repetition)));
+    assert_eq!(game.moves.len(), 8);
+    let right = log_of(&dir, "right");
+    assert!(right.contains("setoption name Ponder value true"), "{right}");
+    // Red guessed h9g7 after h0g2: pondered on it, then heard ponderhit.
+    assert!(right.contains("position startpos moves h0g2 h9g7\ngo ponder depth 3\nponderhit\n"), "{right}");
+    assert_eq!(right.matches("ponderhit").count(), 3, "every guess but the last came true: {right}");
+    // Black guessed i0i1, which never came: stop, then a normal search.
+    let wrong = log_of(&dir, "wrong");
+    assert!(wrong.contains("position startpos moves h0g2 h9g7 i0i1\ngo ponder depth 3\nstop\n"), "{wrong}");
+    assert!(!wrong.contains("ponderhit"), "{wrong}");
 }
 
 #[test]

@@ -56,6 +56,9 @@ pub struct GameSettings {
     pub draw: Option<DrawRule>,
     /// A game this many plies long (opening included) is a draw.
     pub max_plies: Option<usize>,
+    /// UCI and UCCI engines think on the opponent's time (`go ponder`,
+    /// then `ponderhit` or `stop`).
+    pub ponder: bool,
 }
 
 impl Default for GameSettings {
@@ -67,6 +70,7 @@ impl Default for GameSettings {
             resign: None,
             draw: None,
             max_plies: None,
+            ponder: false,
         }
     }
 }
@@ -79,11 +83,15 @@ pub struct Player {
     process: Option<EngineProcess>,
     /// Processes started so far (1 + restarts).
     pub starts: usize,
+    /// The reply the engine is pondering on.
+    pondering: Option<Move>,
+    /// Turn pondering on in the engine's options when it starts.
+    pub ponder: bool,
 }
 
 impl Player {
     pub fn new(spec: EngineSpec, control: TimeControl) -> Player {
-        Player { spec, control, process: None, starts: 0 }
+        Player { spec, control, process: None, starts: 0, pondering: None, ponder: false }
     }
 
     /// The running engine, started (or restarted) if needed, told that a
@@ -91,7 +99,11 @@ impl Player {
     fn ready_for_game(&mut self, timeout: Duration) -> Result<&mut EngineProcess, Fault> {
         if self.process.is_none() {
             self.starts += 1;
-            self.process = Some(EngineProcess::start(&self.spec, timeout)?);
+            let mut process = EngineProcess::start(&self.spec, timeout)?;
+            if self.ponder {
+                process.set_ponder(true)?;
+            }
+            self.process = Some(process);
         }
         let process = self.process.as_mut().expect("started above");
         if let Err(fault) = process.new_game(self.control, timeout) {
@@ -104,6 +116,7 @@ impl Player {
     /// Kills the process (it will be restarted for the next game).
     fn discard(&mut self) {
         self.process = None;
+        self.pondering = None;
     }
 
     /// Stops the engine politely at the end of a match.
@@ -230,6 +243,16 @@ pub fn play_game(red: &mut Player, black: &mut Player, opening: &Opening, settin
         ending: Ending::MaxPlies,
     };
     let (result, ending) = play(red, black, &mut game, settings);
+    // An engine still pondering is stopped, so that it starts the next
+    // game idle; one that does not stop is restarted.
+    for player in [red, black] {
+        if player.pondering.take().is_some()
+            && let Some(process) = player.process.as_mut()
+            && process.stop_ponder(settings.ready_timeout).is_err()
+        {
+            player.discard();
+        }
+    }
     game.result = result;
     game.ending = ending;
     game
@@ -263,8 +286,18 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
         let clock = &mut clocks[mover.index()];
         let allowed_ms = clock.allowed_ms(settings.margin_ms, settings.move_timeout_ms);
         let limit = go_limit(&clocks, mover);
-        let process = player.process.as_mut().expect("ready_for_game started it");
-        let answer = match process.search(&game.start, &game.moves, limit, allowed_ms) {
+        let Some(process) = player.process.as_mut() else {
+            return (GameResult::win_for(!mover), Ending::Crash("the engine stopped".into()));
+        };
+        let answer = match player.pondering.take() {
+            // The expected reply: the ponder search goes on, timed from now.
+            Some(guess) if game.moves.last() == Some(&guess) => process.ponder_hit(allowed_ms),
+            Some(_) => process
+                .stop_ponder(settings.ready_timeout)
+                .and_then(|()| process.search(&game.start, &game.moves, limit, allowed_ms)),
+            None => process.search(&game.start, &game.moves, limit, allowed_ms),
+        };
+        let answer = match answer {
             Ok(answer) => answer,
             Err(fault) => {
                 player.discard();
@@ -283,7 +316,7 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
             let used_ms = answer.elapsed_ms;
             return (GameResult::win_for(!mover), Ending::TimeForfeit { used_ms, allowed_ms });
         }
-        let Answer { text, mv, elapsed_ms, score, depth } = answer;
+        let Answer { text, mv, ponder, elapsed_ms, score, depth } = answer;
         let mv = match mv {
             Some(m) if pos.check_move(m).is_ok() => m,
             Some(_) => return (GameResult::win_for(!mover), Ending::IllegalMove(text)),
@@ -316,6 +349,20 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
         }
         if settings.max_plies.is_some_and(|max| game.moves.len() >= max) {
             return (GameResult::Draw, Ending::MaxPlies);
+        }
+        if settings.ponder
+            && let Some(guess) = ponder.filter(|&p| next.check_move(p).is_ok())
+        {
+            let player = if mover == Color::Red { &mut *red } else { &mut *black };
+            let mut line = game.moves.clone();
+            line.push(guess);
+            let limit = go_limit(&clocks, mover);
+            let started = player.process.as_mut().map(|p| p.ponder(&game.start, &line, limit));
+            match started {
+                Some(Ok(())) => player.pondering = Some(guess),
+                // Found at its next move (the process is gone).
+                _ => player.discard(),
+            }
         }
     }
 }

@@ -77,6 +77,8 @@ pub struct Answer {
     pub text: String,
     /// The move in ICCS when the text is one (not checked for legality).
     pub mv: Option<Move>,
+    /// The reply the engine expects (`bestmove m ponder p`).
+    pub ponder: Option<Move>,
     /// From `go` sent to `bestmove` received.
     pub elapsed_ms: u64,
     /// From the last `info` line with a score / a depth.
@@ -239,12 +241,60 @@ impl EngineProcess {
         if self.protocol == Protocol::Xboard {
             return self.xboard_search(start, moves, limit, wait_ms);
         }
+        let started = self.go(start, moves, limit, false)?;
+        self.wait_for_move(started, wait_ms)
+    }
+
+    /// Turns pondering on (or off) in the engine's options.
+    pub fn set_ponder(&mut self, on: bool) -> Result<(), Fault> {
+        match self.protocol {
+            Protocol::Uci => self.send(&format!("setoption name Ponder value {on}")),
+            Protocol::Ucci => self.send(&format!("setoption ponder {on}")),
+            // An xboard engine is kept in force mode between its moves, so
+            // it has no time of its own to ponder in.
+            Protocol::Xboard => Ok(()),
+        }
+    }
+
+    /// Starts thinking on the opponent's time, in the position after
+    /// `moves` (which end with the expected reply); `limit` is the clock
+    /// as it will be when that reply comes.
+    pub fn ponder(&mut self, start: &Position, moves: &[Move], limit: Limit) -> Result<(), Fault> {
+        self.go(start, moves, limit, true).map(|_| ())
+    }
+
+    /// The expected reply came: the search goes on as a normal one, timed
+    /// from now.
+    pub fn ponder_hit(&mut self, wait_ms: u64) -> Result<Answer, Fault> {
+        let started = Instant::now();
+        self.send("ponderhit")?;
+        self.wait_for_move(started, wait_ms)
+    }
+
+    /// Another reply came: stops the ponder search and drops its move.
+    pub fn stop_ponder(&mut self, timeout: Duration) -> Result<(), Fault> {
+        self.send("stop")?;
+        self.wait_for_move(Instant::now(), timeout.as_millis() as u64).map(|_| ())
+    }
+
+    /// Sends `position` and `go` (`go ponder` when pondering); returns when
+    /// `go` was sent.
+    fn go(&mut self, start: &Position, moves: &[Move], limit: Limit, ponder: bool) -> Result<Instant, Fault> {
         let position = self.position_command(start, moves);
         self.send(&position)?;
         let red_to_move = moves.len().is_multiple_of(2) == (start.side_to_move() == Color::Red);
-        let go = self.go_command(limit, red_to_move);
+        let mut go = self.go_command(limit, red_to_move);
+        if ponder {
+            go.insert_str(2, " ponder");
+        }
         let started = Instant::now();
         self.send(&go)?;
+        Ok(started)
+    }
+
+    /// Reads up to `bestmove` (or `nobestmove`), keeping the last score and
+    /// depth of the `info` lines.
+    fn wait_for_move(&mut self, started: Instant, wait_ms: u64) -> Result<Answer, Fault> {
         let deadline = started + Duration::from_millis(wait_ms);
         let (mut score, mut depth) = (None, None);
         loop {
@@ -260,10 +310,14 @@ impl EngineProcess {
                 Some("bestmove") => {
                     let text = words.next().unwrap_or("(none)").to_string();
                     let mv = self.parse_move(&text);
-                    return Ok(Answer { text, mv, elapsed_ms, score, depth });
+                    let ponder = match (words.next(), words.next()) {
+                        (Some("ponder"), Some(p)) => self.parse_move(p),
+                        _ => None,
+                    };
+                    return Ok(Answer { text, mv, ponder, elapsed_ms, score, depth });
                 }
                 Some("nobestmove") => {
-                    return Ok(Answer { text: "(none)".into(), mv: None, elapsed_ms, score, depth });
+                    return Ok(Answer { text: "(none)".into(), mv: None, ponder: None, elapsed_ms, score, depth });
                 }
                 _ => {}
             }

@@ -409,7 +409,11 @@ fn worker(
         }
         let Some(game) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else { break };
         let mut take = |i: usize| {
-            players[i].take().unwrap_or_else(|| Player::new(config.engines[i].clone(), control(&config.engines[i])))
+            players[i].take().unwrap_or_else(|| {
+                let mut player = Player::new(config.engines[i].clone(), control(&config.engines[i]));
+                player.ponder = config.settings.ponder;
+                player
+            })
         };
         let (mut red, mut black) = (take(game.red), take(game.black));
         let opening = config.openings.get(game.opening).cloned().unwrap_or_else(Opening::startpos);

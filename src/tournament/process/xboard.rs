@@ -164,10 +164,10 @@ impl EngineProcess {
                     if let Some(m) = mv {
                         self.xboard.moves.push(m);
                     }
-                    return Ok(Answer { text: text.to_string(), mv, elapsed_ms, score, depth });
+                    return Ok(Answer { text: text.to_string(), mv, ponder: None, elapsed_ms, score, depth });
                 }
                 ["resign", ..] => {
-                    return Ok(Answer { text: "resign".into(), mv: None, elapsed_ms, score, depth });
+                    return Ok(Answer { text: "resign".into(), mv: None, ponder: None, elapsed_ms, score, depth });
                 }
                 // Thinking output: ply score time nodes pv.
                 [ply, value, _, _, ..] if ply.parse::<u32>().is_ok() => {
