@@ -121,7 +121,8 @@ enum Command {
 struct MatchArgs {
     /// An engine: `name=A cmd="prog args" [proto=uci|ucci|xboard] [dir=PATH]
     /// [opt:NAME=VALUE ...] [ranks=0|1|auto] [time=ms|s|auto]
-    /// [tc=40/60+0.5 | movetime=MS | depth=N | nodes=N] [stderr=FILE]`.
+    /// [tc=40/60+0.5 | movetime=MS | depth=N | nodes=N] [restart=on|off]
+    /// [stderr=FILE]`.
     /// Give it once per engine (two or more).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,

@@ -279,6 +279,12 @@ fn a_crash_loses_and_the_engine_is_restarted() {
     let game = play_game(&mut good, &mut crasher, &opening(START), &settings());
     assert_eq!(crasher.starts, 2);
     assert_eq!(played(&game)[..2], ["h0g2", "h9g7"]);
+    // Without a fault the process stays, unless restart=on.
+    play_game(&mut good, &mut crasher, &opening(START), &settings());
+    assert_eq!(good.starts, 1);
+    good.spec.restart = true;
+    play_game(&mut good, &mut crasher, &opening(START), &settings());
+    assert_eq!(good.starts, 2);
 }
 
 #[test]

@@ -97,6 +97,11 @@ impl Player {
     /// The running engine, started (or restarted) if needed, told that a
     /// new game begins.
     fn ready_for_game(&mut self, timeout: Duration) -> Result<&mut EngineProcess, Fault> {
+        if self.spec.restart
+            && let Some(process) = self.process.take()
+        {
+            process.quit();
+        }
         if self.process.is_none() {
             self.starts += 1;
             let mut process = EngineProcess::start(&self.spec, timeout)?;

@@ -55,6 +55,9 @@ pub struct EngineSpec {
     pub stderr: Option<PathBuf>,
     /// This engine's own time control (default: the match's).
     pub control: Option<TimeControl>,
+    /// A new process for every game (`restart=on`), for engines whose
+    /// `ucinewgame` does not forget everything.
+    pub restart: bool,
 }
 
 impl EngineSpec {
@@ -70,6 +73,7 @@ impl EngineSpec {
             options: Vec::new(),
             stderr: None,
             control: None,
+            restart: false,
         }
     }
 
@@ -121,6 +125,13 @@ impl EngineSpec {
                         _ => return Err(format!("time={value}: must be ms, s or auto")),
                     }
                 }
+                "restart" => {
+                    self.restart = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("restart={value}: must be on or off")),
+                    }
+                }
                 "tc" => self.control = Some(TimeControl::parse_clock(value)?),
                 "movetime" => self.control = Some(TimeControl::MoveTime { ms: number(key, value)? }),
                 "depth" => self.control = Some(TimeControl::Depth(number(key, value)? as u32)),
@@ -128,7 +139,7 @@ impl EngineSpec {
                 _ => {
                     return Err(format!(
                         "unknown engine key '{key}' (known: name, cmd, dir, proto, ranks, time, stderr, \
-                         tc, movetime, depth, nodes, opt:NAME)"
+                         restart, tc, movetime, depth, nodes, opt:NAME)"
                     ));
                 }
             }
