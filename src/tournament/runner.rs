@@ -150,16 +150,17 @@ impl MatchReport {
         let mut line = format!("{}/{} games", self.finished_games, self.total_games);
         for p in self.pairings.iter().take(3) {
             let t = &p.tally;
-            let (elo, error) = t.elo();
+            let (elo, low, high) = t.elo();
             line.push_str(&format!(
-                ", {} vs {} +{} ={} -{} Elo {} ±{}",
+                ", {} vs {} +{} ={} -{} Elo {} [{}, {}]",
                 self.engines[p.first],
                 self.engines[p.second],
                 t.wins,
                 t.draws,
                 t.losses,
                 signed(elo),
-                number(error)
+                signed(low),
+                signed(high)
             ));
         }
         if let Some(sprt) = self.sprt {
@@ -173,7 +174,7 @@ impl MatchReport {
     pub fn table(&self) -> String {
         let width = self.engines.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
         let mut out = format!(
-            "{:<w$}  {:<w$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  pairs LL LD DD WD WW\n",
+            "{:<w$}  {:<w$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>7}  {:>15}  {:>6}  {:>6}  pairs LL LD DD WD WW\n",
             "engine",
             "opponent",
             "games",
@@ -182,17 +183,18 @@ impl MatchReport {
             "L",
             "score",
             "Elo",
-            "±95%",
+            "95% interval",
             "LOS",
             "nElo",
             w = width
         );
         for p in &self.pairings {
             let t = &p.tally;
-            let (elo, error) = t.elo();
+            let (elo, low, high) = t.elo();
+            let interval = format!("{}..{}", signed(low), signed(high));
             let pairs = t.pairs.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
             out.push_str(&format!(
-                "{:<w$}  {:<w$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>5.1}%  {:>7}  {:>6}  {:>5.1}%  {:>6}  {pairs}\n",
+                "{:<w$}  {:<w$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>5.1}%  {:>7}  {:>15}  {:>5.1}%  {:>6}  {pairs}\n",
                 self.engines[p.first],
                 self.engines[p.second],
                 t.games(),
@@ -201,7 +203,7 @@ impl MatchReport {
                 t.losses,
                 100.0 * t.score(),
                 signed(elo),
-                number(error),
+                interval,
                 100.0 * t.los(),
                 t.normalized_elo().map_or("-".to_string(), signed),
                 w = width
@@ -249,10 +251,6 @@ fn signed(x: f64) -> String {
     // -0.0 prints as +0.0.
     let x = x + 0.0;
     if x.is_infinite() { if x > 0.0 { "+inf".into() } else { "-inf".into() } } else { format!("{x:+.1}") }
-}
-
-fn number(x: f64) -> String {
-    if x.is_finite() { format!("{x:.1}") } else { "inf".into() }
 }
 
 /// What [`run`] tells its caller as games end.

@@ -67,16 +67,17 @@ impl Tally {
         (self.wins as f64 + self.draws as f64 / 2.0) / n as f64
     }
 
-    /// Elo and the half width of its 95% interval (infinite when the score
-    /// is 0 or 1 or nothing is known).
-    pub fn elo(&self) -> (f64, f64) {
+    /// Elo and its 95% interval (low, high). The interval is that of the
+    /// score mapped to Elo, so it is not symmetric, and it is unbounded
+    /// when the score's interval reaches 0 or 1.
+    pub fn elo(&self) -> (f64, f64, f64) {
         let score = self.score();
         let Some(error) = self.score_error() else {
-            return (elo_of_score(score), f64::INFINITY);
+            return (elo_of_score(score), f64::NEG_INFINITY, f64::INFINITY);
         };
         let low = elo_of_score(score - Z95 * error);
         let high = elo_of_score(score + Z95 * error);
-        (elo_of_score(score), (high - low) / 2.0)
+        (elo_of_score(score), low, high)
     }
 
     /// Standard error of the mean score per game.
@@ -263,8 +264,9 @@ mod tests {
         assert!((t.elo().0 - 190.85).abs() < 0.01, "{}", t.elo().0);
         assert!(t.los() > 0.99);
         // Trinomial interval of 30-0-10: se = sqrt(0.1875 / 40) = 0.0685,
-        // scores 0.616..0.884 -> Elo 82.0..353.6, half width 135.8.
-        assert!((t.elo().1 - 135.8).abs() < 0.5, "{}", t.elo().1);
+        // scores 0.616..0.884 -> Elo 82.0..353.6.
+        let (_, low, high) = t.elo();
+        assert!((low - 82.0).abs() < 0.5 && (high - 353.6).abs() < 0.5, "{low} {high}");
         assert_eq!(tally(3, 0, 0, [0; 5]).elo().0, f64::INFINITY);
         assert!((erf(1.0) - 0.842_700_79).abs() < 2e-7);
     }
