@@ -364,7 +364,7 @@ fn xboard_engines_are_fed_moves_in_force_mode_and_may_resign() {
     let info = game.infos[0].expect("an engine move");
     assert_eq!((info.score, info.depth), (Some(chariot::tournament::process::Score::Cp(25)), Some(3)));
     let log = std::fs::read_to_string(&log).unwrap();
-    for line in ["protover 2", "variant xiangqi", "force", "sd 3", "usermove h9g7", "usermove b9c7", "go"] {
+    for line in ["protover 2", "variant xiangqi", "force", "st 2", "sd 3", "usermove h9g7", "usermove b9c7", "go"] {
         assert!(log.lines().any(|l| l == line), "{line} missing from {log}");
     }
     // A FEN start goes by setboard.

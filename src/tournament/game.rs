@@ -96,7 +96,7 @@ impl Player {
 
     /// The running engine, started (or restarted) if needed, told that a
     /// new game begins.
-    fn ready_for_game(&mut self, timeout: Duration) -> Result<&mut EngineProcess, Fault> {
+    fn ready_for_game(&mut self, move_timeout_ms: u64, timeout: Duration) -> Result<&mut EngineProcess, Fault> {
         if self.spec.restart
             && let Some(process) = self.process.take()
         {
@@ -111,7 +111,7 @@ impl Player {
             self.process = Some(process);
         }
         let process = self.process.as_mut().expect("started above");
-        if let Err(fault) = process.new_game(self.control, timeout) {
+        if let Err(fault) = process.new_game(self.control, move_timeout_ms, timeout) {
             self.process = None;
             return Err(fault);
         }
@@ -279,7 +279,7 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
         return (report.result, Ending::Rules(report.reason));
     }
     for (player, color) in [(&mut *red, Color::Red), (&mut *black, Color::Black)] {
-        if let Err(fault) = player.ready_for_game(settings.ready_timeout) {
+        if let Err(fault) = player.ready_for_game(settings.move_timeout_ms, settings.ready_timeout) {
             return (GameResult::win_for(!color), Ending::Crash(fault.to_string()));
         }
     }

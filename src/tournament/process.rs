@@ -224,13 +224,15 @@ impl EngineProcess {
     }
 
     /// Tells the engine a new game at `control` starts, and waits until it
-    /// is ready.
-    pub fn new_game(&mut self, control: TimeControl, timeout: Duration) -> Result<(), Fault> {
+    /// is ready. `move_timeout_ms`: at fixed depth, how long a move may take
+    /// (an xboard engine is given that as its time per move, so that its
+    /// own default clock does not cut the search short).
+    pub fn new_game(&mut self, control: TimeControl, move_timeout_ms: u64, timeout: Duration) -> Result<(), Fault> {
         match self.protocol {
             Protocol::Uci => self.send("ucinewgame")?,
             Protocol::Ucci if self.offers_newgame => self.send("setoption newgame")?,
             Protocol::Ucci => {}
-            Protocol::Xboard => self.xboard_new_game(control)?,
+            Protocol::Xboard => self.xboard_new_game(control, move_timeout_ms)?,
         }
         self.wait_ready(timeout)
     }

@@ -72,7 +72,8 @@ impl Tally {
     /// when the score's interval reaches 0 or 1.
     pub fn elo(&self) -> (f64, f64, f64) {
         let score = self.score();
-        let Some(error) = self.score_error() else {
+        // No spread measured (no games, or all alike): no interval.
+        let Some(error) = self.score_error().filter(|&e| e > 0.0) else {
             return (elo_of_score(score), f64::NEG_INFINITY, f64::INFINITY);
         };
         let low = elo_of_score(score - Z95 * error);
@@ -267,7 +268,7 @@ mod tests {
         // scores 0.616..0.884 -> Elo 82.0..353.6.
         let (_, low, high) = t.elo();
         assert!((low - 82.0).abs() < 0.5 && (high - 353.6).abs() < 0.5, "{low} {high}");
-        assert_eq!(tally(3, 0, 0, [0; 5]).elo().0, f64::INFINITY);
+        assert_eq!(tally(3, 0, 0, [0; 5]).elo(), (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY));
         assert!((erf(1.0) - 0.842_700_79).abs() < 2e-7);
     }
 

@@ -23,6 +23,8 @@ pub(super) struct State {
     start: Option<Position>,
     moves: Vec<Move>,
     control: Option<TimeControl>,
+    /// At fixed depth: the time per move that leaves the depth to decide.
+    depth_move_time_ms: u64,
 }
 
 /// A protocol 1 engine sends no features: how long to wait for them.
@@ -86,8 +88,9 @@ impl EngineProcess {
         Ok(())
     }
 
-    pub(super) fn xboard_new_game(&mut self, control: TimeControl) -> Result<(), Fault> {
+    pub(super) fn xboard_new_game(&mut self, control: TimeControl, move_timeout_ms: u64) -> Result<(), Fault> {
         self.xboard.control = Some(control);
+        self.xboard.depth_move_time_ms = move_timeout_ms;
         self.xboard_reset(&Position::startpos())
     }
 
@@ -113,7 +116,13 @@ impl EngineProcess {
             }
             // Whole seconds: protocol 1 engines read no fractions.
             Some(TimeControl::MoveTime { ms }) => self.send(&format!("st {}", ms.div_ceil(1000).max(1)))?,
-            Some(TimeControl::Depth(d)) => self.send(&format!("sd {d}"))?,
+            // Without a time, an engine such as MaxQi uses its default clock
+            // and may stop at depth 1: `st` gives it all the time a move may
+            // take, so the depth decides.
+            Some(TimeControl::Depth(d)) => {
+                self.send(&format!("st {}", (self.xboard.depth_move_time_ms / 1000).max(1)))?;
+                self.send(&format!("sd {d}"))?;
+            }
             Some(TimeControl::Nodes(_)) | None => {}
         }
         if *start != Position::startpos() {
