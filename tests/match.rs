@@ -475,6 +475,15 @@ fn a_match_prints_results_writes_pgn_and_resumes() {
     assert!(!stderr.contains("game 1/4") && stderr.contains("game 3/4") && stderr.contains("game 4/4"), "{stderr}");
     let row = stdout.lines().find(|l| l.starts_with("strong")).expect(&stdout);
     assert!(row.split_whitespace().nth(2) == Some("4") && row.ends_with("0 0 0 0 2"), "{row}");
+    // Resuming with other openings is refused.
+    let other = dir.join("other.txt");
+    std::fs::write(&other, "c3c4\nb2e2\n").unwrap();
+    let mut third: Vec<&str> = args.iter().map(String::as_str).collect();
+    third.extend(["--depth", "3", "--openings", other.to_str().unwrap(), "--pgn", pgn.to_str().unwrap()]);
+    third.extend(["--rounds", "2", "--resume"]);
+    let (code, _, stderr) = run(&third);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("did not start from opening 1"), "{stderr}");
     let games = chariot::record::read_games(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     let rounds: Vec<&str> = games.iter().filter_map(|g| g.tag("Round")).collect();
     assert_eq!(rounds, ["1", "2", "3", "4"]);
@@ -590,4 +599,37 @@ fn bad_input_exits_with_2_and_a_message() {
     let (code, stderr) = with(&["--engine", "name=c", "proto=usi", "cmd=x", "--depth", "2"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("proto=usi"), "{stderr}");
+}
+
+/// A real engine, when it is installed (not on CI): `cargo test --release
+/// --test match -- --ignored`. Fairy-Stockfish speaks UCI with ranks 1-10;
+/// every move it sends must arrive as a legal ICCS move.
+#[test]
+#[ignore = "needs /usr/games/fairy-stockfish"]
+fn fairy_stockfish_at_fixed_depth() {
+    let dir = workdir();
+    let pgn = dir.join("fsf.pgn");
+    let exe = env!("CARGO_BIN_EXE_chariot");
+    let (code, stdout, stderr) = run(&[
+        "--engine",
+        "name=chariot",
+        &format!("cmd={exe}"),
+        "--engine",
+        "name=fsf",
+        "cmd=/usr/games/fairy-stockfish",
+        "--depth",
+        "4",
+        "--rounds",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().any(|l| l.starts_with("chariot ") && l.split_whitespace().nth(2) == Some("4")), "{stdout}");
+    let games = chariot::record::read_games(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert!(game.moves.len() > 10, "a real game, not a fault: {:?}", game.tags);
+        assert!(!stderr.contains("illegal move"), "{stderr}");
+    }
 }

@@ -278,6 +278,7 @@ pub fn resumed_results(
     text: &str,
     games: &[Scheduled],
     engines: &[EngineSpec],
+    openings: &[Opening],
 ) -> Result<HashMap<usize, GameResult>, String> {
     let mut done = HashMap::new();
     if text.trim().is_empty() {
@@ -292,6 +293,14 @@ pub fn resumed_results(
         let (red, black) = (&engines[game.red].name, &engines[game.black].name);
         if record.tag("Red") != Some(red) || record.tag("Black") != Some(black) {
             return Err(format!("game {number} was not {red} vs {black}: the file is from another match"));
+        }
+        let opening = openings.get(game.opening).cloned().unwrap_or_else(Opening::startpos);
+        if record.start != opening.start || !record.moves.starts_with(&opening.moves) {
+            return Err(format!(
+                "game {number} did not start from opening {} of this match: the file is from another match \
+                 (or the openings, --shuffle or --rounds changed)",
+                game.opening + 1
+            ));
         }
         match record.result {
             Some(result) if result != GameResult::Ongoing => {
@@ -317,8 +326,8 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<
             Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
         };
         if config.resume {
-            let done =
-                resumed_results(&existing, &games, &config.engines).map_err(|e| format!("{}: {e}", path.display()))?;
+            let done = resumed_results(&existing, &games, &config.engines, &config.openings)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             for game in &games {
                 if let Some(&result) = done.get(&game.number) {
                     report.add(game, result);
