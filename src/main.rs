@@ -497,6 +497,9 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
             if engines.len() != 2 {
                 return Err("--sprt needs exactly two engines".into());
             }
+            if args.games != 2 {
+                return Err("--sprt counts pairs of games: it needs --games 2".into());
+            }
             Some(Sprt::parse(words.iter().map(String::as_str))?)
         }
         None => None,

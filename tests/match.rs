@@ -274,6 +274,7 @@ fn a_crash_loses_and_the_engine_is_restarted() {
     assert!(matches!(game.ending, Ending::Crash(_)), "{:?}", game.ending);
     assert_eq!(game.moves.len(), 3, "it crashed when asked for its second move");
     assert_eq!(crasher.starts, 1);
+    assert!(game.summary().starts_with("bad (Black) loses: engine failure: exit status: 3"), "{}", game.summary());
     // The next game starts a new process, which plays its first move.
     let mut good = Player::new(fake(&dir, "good2", "uci", "script", "h0g2 h9g7"), TimeControl::Depth(3));
     let game = play_game(&mut good, &mut crasher, &opening(START), &settings());
@@ -285,6 +286,18 @@ fn a_crash_loses_and_the_engine_is_restarted() {
     good.spec.restart = true;
     play_game(&mut good, &mut crasher, &opening(START), &settings());
     assert_eq!(good.starts, 2);
+}
+
+#[test]
+fn an_engine_that_cannot_start_loses_its_games() {
+    let dir = workdir();
+    let mut missing = Player::new(EngineSpec::new("gone", &["/nonexistent/engine"]), TimeControl::Depth(3));
+    let mut good = Player::new(fake(&dir, "good", "uci", "script", "h0g2"), TimeControl::Depth(3));
+    let game = play_game(&mut missing, &mut good, &opening(START), &settings());
+    assert_eq!(game.result, GameResult::BlackWins);
+    assert!(game.summary().contains("gone (Red) loses: engine failure: cannot start"), "{}", game.summary());
+    let game = play_game(&mut good, &mut missing, &opening(START), &settings());
+    assert_eq!(game.result, GameResult::RedWins);
 }
 
 #[test]

@@ -170,7 +170,7 @@ impl fmt::Display for Ending {
                 write!(f, "time forfeit ({used_ms} ms used, {allowed_ms} ms allowed)")
             }
             Ending::Hang { waited_ms } => write!(f, "no move within {waited_ms} ms (hang)"),
-            Ending::Crash(why) => write!(f, "engine crashed: {why}"),
+            Ending::Crash(why) => write!(f, "engine failure: {why}"),
             Ending::Resign => write!(f, "resign adjudication"),
             Ending::Resigned => write!(f, "resigned"),
             Ending::DrawAdjudication => write!(f, "draw adjudication"),
@@ -280,7 +280,11 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
     }
     for (player, color) in [(&mut *red, Color::Red), (&mut *black, Color::Black)] {
         if let Err(fault) = player.ready_for_game(settings.move_timeout_ms, settings.ready_timeout) {
-            return (GameResult::win_for(!color), Ending::Crash(fault.to_string()));
+            let why = match fault {
+                Fault::Crashed(why) => why,
+                Fault::NoAnswer { .. } => fault.to_string(),
+            };
+            return (GameResult::win_for(!color), Ending::Crash(why));
         }
     }
     let mut clocks = [Clock::new(red.control), Clock::new(black.control)];

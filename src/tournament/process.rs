@@ -461,9 +461,15 @@ impl EngineProcess {
             }
             Err(RecvTimeoutError::Timeout) => Err(Fault::NoAnswer { waited_ms: waited.as_millis() as u64, expected }),
             Err(RecvTimeoutError::Disconnected) => {
-                let status = match self.child.try_wait() {
-                    Ok(Some(status)) => status.to_string(),
-                    _ => "output closed".to_string(),
+                // The output closes a moment before the exit can be seen:
+                // wait a little for the exit status, which says more.
+                let until = Instant::now() + Duration::from_millis(500);
+                let status = loop {
+                    match self.child.try_wait() {
+                        Ok(Some(status)) => break status.to_string(),
+                        Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                        _ => break "output closed".to_string(),
+                    }
                 };
                 Err(Fault::Crashed(status))
             }
