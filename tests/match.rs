@@ -419,6 +419,23 @@ fn pondering_hits_or_stops() {
 }
 
 #[test]
+fn ucci_gets_the_position_after_the_last_capture() {
+    let dir = workdir();
+    // Red's cannon takes the e6 pawn on ply 3; the UCCI engine then gets the
+    // position after that capture and the one move since.
+    let mut red = Player::new(fake(&dir, "ucci", "ucci", "script", "h2e2 h9g7 e2e6"), TimeControl::Depth(3));
+    let mut black = Player::new(fake(&dir, "uci", "uci", "script", "h2e2 h9g7 e2e6 g6g5"), TimeControl::Depth(3));
+    play_game(&mut red, &mut black, &opening(START), &settings());
+    let mut after_capture = Position::startpos();
+    after_capture.play_text_moves(["h2e2", "h9g7", "e2e6"]).unwrap();
+    let log = log_of(&dir, "ucci");
+    assert!(log.contains("position startpos moves h2e2 h9g7\n"), "{log}");
+    let expected = format!("position fen {} moves g6g5\n", after_capture.to_fen());
+    assert!(log.contains(&expected), "{expected} missing from {log}");
+    assert!(log_of(&dir, "uci").contains("position startpos moves h2e2 h9g7 e2e6\n"), "UCI gets the whole game");
+}
+
+#[test]
 fn options_and_working_directory_reach_the_engine() {
     let dir = workdir();
     let mut spec = fake(&dir, "red", "uci", "script", "h2e2");

@@ -292,8 +292,7 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
         let pos = *positions.last().expect("not empty");
         let mover = pos.side_to_move();
         let player = if mover == Color::Red { &mut *red } else { &mut *black };
-        let clock = &mut clocks[mover.index()];
-        let allowed_ms = clock.allowed_ms(settings.margin_ms, settings.move_timeout_ms);
+        let allowed_ms = clocks[mover.index()].allowed_ms(settings.margin_ms, settings.move_timeout_ms);
         let limit = go_limit(&clocks, mover);
         let Some(process) = player.process.as_mut() else {
             return (GameResult::win_for(!mover), Ending::Crash("the engine stopped".into()));
@@ -320,8 +319,7 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
                 return (GameResult::win_for(!mover), ending);
             }
         };
-        let clock = &mut clocks[mover.index()];
-        if !clock.charge(answer.elapsed_ms, settings.margin_ms) {
+        if !clocks[mover.index()].charge(answer.elapsed_ms, settings.margin_ms) {
             let used_ms = answer.elapsed_ms;
             return (GameResult::win_for(!mover), Ending::TimeForfeit { used_ms, allowed_ms });
         }
