@@ -108,7 +108,7 @@ enum Command {
     /// game result and search score); prints the loss as it goes and the
     /// weights as Rust source, or writes them into a params.rs file.
     Tune(TuneArgs),
-    /// Play a match between engines (UCI, UCCI, Fairy-Stockfish's UCI
+    /// Play a match between engines (UCI, UCCI, xboard; Fairy-Stockfish's UCI
     /// ranks 1-10), judged by the Xiangqi rules after every move: results
     /// with Elo, LOS, pentanomial pairs and an optional SPRT on stdout,
     /// progress on stderr, games as PGN. Bad options, an engine that does
