@@ -318,14 +318,20 @@ fn a_hang_is_forfeited_killed_and_restarted() {
 #[test]
 fn overstepping_the_clock_loses() {
     let margin = GameSettings { margin_ms: 200, ..settings() };
-    // Answers after 500 ms of a 100 ms move time: a late answer.
+    // Answers after 500 ms of a 100 ms move time: no answer by the 300 ms
+    // that the margin allows, so the flag falls first.
     let (game, _, _) = fault_game("slow", TimeControl::MoveTime { ms: 100 }, &margin);
     assert_eq!(game.result, GameResult::RedWins);
-    assert!(matches!(game.ending, Ending::TimeForfeit { allowed_ms: 300, .. }), "{:?}", game.ending);
+    assert!(matches!(game.ending, Ending::TimeForfeit { used_ms: None, allowed_ms: 300 }), "{:?}", game.ending);
     // 0.2 s on the clock: no answer before the flag falls.
     let clock = TimeControl::Clock { moves: None, base_ms: 200, increment_ms: 0 };
     let (game, _, _) = fault_game("slow", clock, &margin);
-    assert!(matches!(game.ending, Ending::TimeForfeit { allowed_ms: 400, .. }), "{:?}", game.ending);
+    assert!(matches!(game.ending, Ending::TimeForfeit { used_ms: None, allowed_ms: 400 }), "{:?}", game.ending);
+    assert!(
+        game.summary().ends_with("time forfeit (no move in the 400 ms allowed with the margin)"),
+        "{}",
+        game.summary()
+    );
 }
 
 // ---- Protocols ---------------------------------------------------------------

@@ -143,8 +143,9 @@ pub enum Ending {
     /// The side that lost answered `bestmove (none)` or `nobestmove` while
     /// it had legal moves.
     NoMove,
-    /// The side that lost overstepped its time.
-    TimeForfeit { used_ms: u64, allowed_ms: u64 },
+    /// The side that lost overstepped its time: it answered after
+    /// `used_ms`, or (`used_ms: None`) not before `allowed_ms` had passed.
+    TimeForfeit { used_ms: Option<u64>, allowed_ms: u64 },
     /// The side that lost gave no move within the move timeout (fixed
     /// depth or nodes).
     Hang { waited_ms: u64 },
@@ -166,8 +167,11 @@ impl fmt::Display for Ending {
             Ending::Rules(reason) => write!(f, "{reason}"),
             Ending::IllegalMove(text) => write!(f, "illegal move '{text}'"),
             Ending::NoMove => write!(f, "no move given while legal moves remain"),
-            Ending::TimeForfeit { used_ms, allowed_ms } => {
-                write!(f, "time forfeit ({used_ms} ms used, {allowed_ms} ms allowed)")
+            Ending::TimeForfeit { used_ms: Some(used), allowed_ms } => {
+                write!(f, "time forfeit (moved after {used} ms, {allowed_ms} ms allowed with the margin)")
+            }
+            Ending::TimeForfeit { used_ms: None, allowed_ms } => {
+                write!(f, "time forfeit (no move in the {allowed_ms} ms allowed with the margin)")
             }
             Ending::Hang { waited_ms } => write!(f, "no move within {waited_ms} ms (hang)"),
             Ending::Crash(why) => write!(f, "engine failure: {why}"),
@@ -313,14 +317,14 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
                     Fault::Crashed(why) => Ending::Crash(why),
                     Fault::NoAnswer { waited_ms, .. } => match player.control {
                         TimeControl::Depth(_) | TimeControl::Nodes(_) => Ending::Hang { waited_ms },
-                        _ => Ending::TimeForfeit { used_ms: waited_ms, allowed_ms },
+                        _ => Ending::TimeForfeit { used_ms: None, allowed_ms: waited_ms },
                     },
                 };
                 return (GameResult::win_for(!mover), ending);
             }
         };
         if !clocks[mover.index()].charge(answer.elapsed_ms, settings.margin_ms) {
-            let used_ms = answer.elapsed_ms;
+            let used_ms = Some(answer.elapsed_ms);
             return (GameResult::win_for(!mover), Ending::TimeForfeit { used_ms, allowed_ms });
         }
         let Answer { text, mv, ponder, elapsed_ms, score, depth } = answer;
