@@ -498,6 +498,10 @@ pub fn parse_engine_move(text: &str, shift: u8) -> Option<Move> {
         let square = Square::from_file_rank(file as u8 - b'a', rank)?;
         Some((square, &text[digits_end..]))
     }
+    // Byte slicing below needs ASCII (an engine may send anything).
+    if !text.is_ascii() {
+        return None;
+    }
     let (from, rest) = square(text, shift)?;
     let (to, rest) = square(rest, shift)?;
     if !rest.is_empty() {
@@ -556,7 +560,7 @@ mod tests {
         assert_eq!(parse_engine_move("h2e2", 0), Move::parse("h2e2"));
         assert_eq!(parse_engine_move("h3e3", 1), Move::parse("h2e2"));
         assert_eq!(parse_engine_move("b10c8", 1), Move::parse("b9c7"));
-        for bad in ["", "(none)", "0000", "h2e", "h2e2x", "j2e2", "h0e1", "b10c8"] {
+        for bad in ["", "(none)", "0000", "h2e", "h2e2x", "j2e2", "h0e1", "b10c8", "é2e2", "h2é2", "h99e2"] {
             let shift = if bad == "h0e1" { 1 } else { 0 };
             assert_eq!(parse_engine_move(bad, shift), None, "{bad}");
         }
