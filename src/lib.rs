@@ -2,7 +2,8 @@
 //!
 //! Layers, each depending only on those above it in this list:
 //! `types` -> `attacks` -> `zobrist` -> `position` -> `perft` -> ... ->
-//! `protocol` (`book` sits between `rules` and `engine`). The binary
+//! `protocol` (`book` sits between `rules` and `engine`); `tournament`
+//! (`chariot match`) sits on `rules` and `record` and nothing uses it. The binary
 //! (`main.rs`) is a thin command-line wrapper.
 
 #![forbid(unsafe_code)]
@@ -24,6 +25,7 @@ pub mod rules;
 pub mod search;
 pub mod spawn;
 pub mod strength;
+pub mod tournament;
 pub mod tune;
 pub mod types;
 pub mod zobrist;

@@ -108,7 +108,111 @@ enum Command {
     /// game result and search score); prints the loss as it goes and the
     /// weights as Rust source, or writes them into a params.rs file.
     Tune(TuneArgs),
+    /// Play a match between engines (UCI, UCCI, xboard; Fairy-Stockfish's UCI
+    /// ranks 1-10), judged by the Xiangqi rules after every move: results
+    /// with Elo, LOS, pentanomial pairs and an optional SPRT on stdout,
+    /// progress on stderr, games as PGN. Bad options, an engine that does
+    /// not start or a bad openings file: a message, exit code 2.
+    Match(Box<MatchArgs>),
 }
+
+#[derive(clap::Args, Debug)]
+#[command(after_help = MATCH_HELP)]
+struct MatchArgs {
+    /// An engine: `name=A cmd="prog args" [proto=uci|ucci|xboard] [dir=PATH]
+    /// [opt:NAME=VALUE ...] [ranks=0|1|auto] [time=ms|s|auto]
+    /// [tc=40/60+0.5 | movetime=MS | depth=N | nodes=N] [restart=on|off]
+    /// [stderr=FILE]`.
+    /// Give it once per engine (two or more).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Tokens applied to every engine before its own (`--each proto=uci opt:Hash=16`).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    each: Vec<String>,
+    /// A file of further options, one per line as on the command line
+    /// (`--engine name=A cmd=./a`); `#` starts a comment.
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
+    /// Clock: `[MOVES/]BASE[+INC]` in seconds (`10+0.1`, `40/60`).
+    #[arg(long, value_name = "TC", conflicts_with_all = ["movetime", "depth", "nodes"])]
+    tc: Option<String>,
+    /// Fixed time per move, ms.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["depth", "nodes"])]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200), conflicts_with = "nodes")]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// An engine may overstep its clock or move time by this much (ms).
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    margin: u64,
+    /// At fixed depth or nodes, an engine that has not moved after this
+    /// many ms hangs: it loses and is restarted.
+    #[arg(long, value_name = "MS", default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(1..))]
+    move_timeout: u64,
+    /// Seconds allowed for the handshake and for `isready`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    ready_timeout: u64,
+    /// Openings: PGN, move lists (one a line), FEN or EPD lines.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<std::path::PathBuf>,
+    /// Shuffle the openings with this seed (default: file order).
+    #[arg(long, value_name = "SEED")]
+    shuffle: Option<u64>,
+    /// Rounds per pairing; a round is one opening, played twice with
+    /// colours reversed (default: once through the openings, else 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    rounds: Option<u64>,
+    /// Games per round: 2 (colours reversed) or 1.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=2))]
+    games: u64,
+    /// Games played at once, each with its own engine processes.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    concurrency: u64,
+    /// The first engine plays each of the others (default: round robin).
+    #[arg(long)]
+    gauntlet: bool,
+    /// SPRT for the first engine against the second (two engines only):
+    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05` (normalized Elo, pentanomial);
+    /// the match stops at a decision.
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    /// Append the games here as PGN (a file holding games needs --resume).
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<std::path::PathBuf>,
+    /// Go on with the match whose games --pgn holds: they count, the rest
+    /// are played.
+    #[arg(long, requires = "pgn")]
+    resume: bool,
+    /// Resign: `score=CP moves=N`: an engine whose own last N scores were
+    /// all at or below -CP loses.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    resign: Option<Vec<String>>,
+    /// Draw: `movenumber=M moves=N score=CP`: from move M, both engines'
+    /// last N scores within CP of zero.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    draw: Option<Vec<String>>,
+    /// A game this many plies long (opening included) is a draw.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_plies: Option<u64>,
+    /// Let UCI and UCCI engines think on the opponent's time (`go ponder`,
+    /// `ponderhit` / `stop`). Off by default.
+    #[arg(long)]
+    ponder: bool,
+    /// The PGN Event tag.
+    #[arg(long, default_value = "chariot match")]
+    event: String,
+}
+
+const MATCH_HELP: &str = "\
+Example (a gauntlet, fixed depth, two games at once):
+  chariot match --gauntlet --depth 8 --concurrency 2 --pgn games.pgn \\
+    --openings openings.txt --rounds 10 \\
+    --engine name=chariot cmd=./chariot \\
+    --engine name=fsf cmd=/usr/games/fairy-stockfish opt:Threads=1 \\
+    --engine name=ee cmd=./eleeye proto=ucci dir=/opt/eleeye";
 
 #[derive(clap::Args)]
 struct TuneArgs {
@@ -316,6 +420,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => ("chariot datagen", run_datagen(&args)),
         Some(Command::Tune(args)) => ("chariot tune", run_tune(&args)),
         Some(Command::Book { action }) => ("chariot book", run_book(action)),
+        Some(Command::Match(args)) => ("chariot match", run_match(*args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -324,6 +429,196 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn run_match(args: MatchArgs) -> Result<(), String> {
+    use chariot::tournament::{
+        clock::TimeControl,
+        game::{DrawRule, GameSettings, ResignRule},
+        openings,
+        runner::{self, MatchConfig},
+        spec::EngineSpec,
+        stats::Sprt,
+    };
+    use std::io::IsTerminal;
+    // Parsed again with the config file's options in front, keeping each
+    // --engine's tokens apart.
+    let (args, engine_tokens) = reparse_match_args(args.config.as_deref())?;
+    let default_control = match (&args.tc, args.movetime, args.depth, args.nodes) {
+        (Some(tc), ..) => Some(TimeControl::parse_clock(tc)?),
+        (_, Some(ms), ..) => Some(TimeControl::MoveTime { ms }),
+        (_, _, Some(d), _) => Some(TimeControl::Depth(d)),
+        (_, _, _, Some(n)) => Some(TimeControl::Nodes(n)),
+        _ => None,
+    };
+    if engine_tokens.len() < 2 {
+        return Err("give at least two engines (--engine name=A cmd=./a ...)".into());
+    }
+    let mut engines = Vec::new();
+    for (i, tokens) in engine_tokens.iter().enumerate() {
+        let mut spec = EngineSpec::new("", &[]);
+        spec.apply_tokens(args.each.iter().chain(tokens).map(String::as_str))
+            .map_err(|e| format!("engine {}: {e}", i + 1))?;
+        if spec.command.is_empty() {
+            return Err(format!("engine {}: no cmd= given", i + 1));
+        }
+        if spec.name.is_empty() {
+            spec.name = format!("engine{}", i + 1);
+        }
+        if engines.iter().any(|e: &EngineSpec| e.name == spec.name) {
+            return Err(format!("two engines are named '{}': give each its own name=", spec.name));
+        }
+        spec.control = spec.control.or(default_control);
+        if spec.protocol == chariot::tournament::spec::Protocol::Xboard
+            && matches!(spec.control, Some(TimeControl::Nodes(_)))
+        {
+            return Err(format!("engine '{}': xboard engines take no node limit", spec.name));
+        }
+        if spec.control.is_none() {
+            return Err(format!(
+                "engine '{}' has no time control: give --tc, --movetime, --depth or --nodes",
+                spec.name
+            ));
+        }
+        engines.push(spec);
+    }
+    let mut opening_list = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+            openings::parse_openings(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => vec![chariot::tournament::game::Opening::startpos()],
+    };
+    if let Some(seed) = args.shuffle {
+        openings::shuffle(&mut opening_list, seed);
+    }
+    let sprt = match &args.sprt {
+        Some(words) => {
+            if engines.len() != 2 {
+                return Err("--sprt needs exactly two engines".into());
+            }
+            if args.games != 2 {
+                return Err("--sprt counts pairs of games: it needs --games 2".into());
+            }
+            Some(Sprt::parse(words.iter().map(String::as_str))?)
+        }
+        None => None,
+    };
+    let resign = match &args.resign {
+        Some(words) => {
+            let values = key_values("--resign", words, &["score", "moves"])?;
+            Some(ResignRule { score_cp: values[0].unwrap_or(600) as i32, moves: values[1].unwrap_or(3) as usize })
+        }
+        None => None,
+    };
+    let draw = match &args.draw {
+        Some(words) => {
+            let values = key_values("--draw", words, &["movenumber", "moves", "score"])?;
+            Some(DrawRule {
+                after_move: values[0].unwrap_or(40) as usize,
+                moves: values[1].unwrap_or(8) as usize,
+                score_cp: values[2].unwrap_or(10) as i32,
+            })
+        }
+        None => None,
+    };
+    let rounds = args.rounds.map_or(opening_list.len(), |r| r as usize);
+    let config = MatchConfig {
+        engines,
+        gauntlet: args.gauntlet,
+        openings: opening_list,
+        rounds,
+        games_per_round: args.games as usize,
+        concurrency: args.concurrency as usize,
+        settings: GameSettings {
+            margin_ms: args.margin,
+            move_timeout_ms: args.move_timeout,
+            ready_timeout: std::time::Duration::from_secs(args.ready_timeout),
+            resign,
+            draw,
+            max_plies: args.max_plies.map(|p| p as usize),
+            ponder: args.ponder,
+        },
+        sprt,
+        pgn: args.pgn.clone(),
+        resume: args.resume,
+        event: args.event.clone(),
+    };
+    runner::check_engines(&config)?;
+    let terminal = io::stderr().is_terminal();
+    let report = runner::run(&config, &mut |progress| {
+        if terminal {
+            eprint!("\r\x1b[K{}\n{}", progress.line, progress.report.status_line());
+        } else {
+            eprintln!("{}", progress.line);
+            eprintln!("  {}", progress.report.status_line());
+        }
+    })?;
+    if terminal {
+        eprintln!();
+    }
+    if report.resumed_games > 0 {
+        eprintln!("({} games taken from the PGN of the earlier run)", report.resumed_games);
+    }
+    put(&mut io::stdout().lock(), report.table().trim_end())
+}
+
+/// The match arguments of the command line, after the options of the
+/// config file `path` (one per line, as on the command line), and the
+/// tokens of each `--engine` apart.
+fn reparse_match_args(config: Option<&std::path::Path>) -> Result<(MatchArgs, Vec<Vec<String>>), String> {
+    use clap::{CommandFactory, FromArgMatches, Parser};
+    let mut argv = vec!["chariot match".to_string()];
+    if let Some(path) = config {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let words = chariot::tournament::spec::split_command(line)
+                .map_err(|e| format!("{}, line {}: {e}", path.display(), n + 1))?;
+            argv.extend(words);
+        }
+    }
+    // The command line's own options, less --config itself.
+    let mut rest = std::env::args().skip_while(|a| a != "match").skip(1);
+    while let Some(arg) = rest.next() {
+        if arg == "--config" {
+            rest.next();
+        } else if !arg.starts_with("--config=") {
+            argv.push(arg);
+        }
+    }
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+    let place = config.map_or(String::new(), |p| format!("{} + command line: ", p.display()));
+    let matches = Wrapper::command().try_get_matches_from(&argv).map_err(|e| format!("{place}{e}"))?;
+    let args = Wrapper::from_arg_matches(&matches).map_err(|e| format!("{place}{e}"))?.args;
+    let engines = matches
+        .get_occurrences::<String>("engine")
+        .map(|groups| groups.map(|group| group.cloned().collect()).collect())
+        .unwrap_or_default();
+    Ok((args, engines))
+}
+
+/// `key=number` words of an option into values in the order of `keys`.
+fn key_values(option: &str, words: &[String], keys: &[&str]) -> Result<Vec<Option<i64>>, String> {
+    let mut values = vec![None; keys.len()];
+    for word in words {
+        let (key, value) = word.split_once('=').ok_or_else(|| format!("{option}: '{word}' is not key=value"))?;
+        let index = keys
+            .iter()
+            .position(|k| *k == key)
+            .ok_or_else(|| format!("{option}: unknown key '{key}' (known: {})", keys.join(", ")))?;
+        let number: i64 =
+            value.parse().ok().filter(|n| *n >= 0).ok_or_else(|| format!("{option}: '{word}': not a whole number"))?;
+        values[index] = Some(number);
+    }
+    Ok(values)
 }
 
 fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
