@@ -267,17 +267,23 @@ pub fn play_game(red: &mut Player, black: &mut Player, opening: &Opening, settin
     game
 }
 
+/// Plays `m` on the last of `positions`; a capture moves `window`, the
+/// first position that can recur, to the new one.
+fn push_move(positions: &mut Vec<Position>, window: &mut usize, m: Move) {
+    let mut next = *positions.last().expect("not empty");
+    if next.is_capture(m) {
+        *window = positions.len();
+    }
+    next.make_move(m);
+    positions.push(next);
+}
+
 fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSettings) -> (GameResult, Ending) {
     let mut positions = vec![game.start];
     // The first position since the last capture (none can recur before it).
     let mut window = 0;
     for &m in &game.moves {
-        let mut next = *positions.last().expect("not empty");
-        if next.is_capture(m) {
-            window = positions.len();
-        }
-        next.make_move(m);
-        positions.push(next);
+        push_move(&mut positions, &mut window, m);
     }
     if let Some(report) = rules::end_of_game(&positions, &game.moves, window) {
         return (report.result, Ending::Rules(report.reason));
@@ -337,12 +343,7 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
             }
             None => return (GameResult::win_for(!mover), Ending::IllegalMove(text)),
         };
-        let mut next = pos;
-        if next.is_capture(mv) {
-            window = positions.len();
-        }
-        next.make_move(mv);
-        positions.push(next);
+        push_move(&mut positions, &mut window, mv);
         game.moves.push(mv);
         game.infos.push(Some(MoveInfo { score, depth, elapsed_ms }));
         if let Some(report) = rules::end_of_game(&positions, &game.moves, window) {
@@ -361,8 +362,9 @@ fn play(red: &mut Player, black: &mut Player, game: &mut Game, settings: &GameSe
         if settings.max_plies.is_some_and(|max| game.moves.len() >= max) {
             return (GameResult::Draw, Ending::MaxPlies);
         }
+        let now = positions.last().expect("not empty");
         if settings.ponder
-            && let Some(guess) = ponder.filter(|&p| next.check_move(p).is_ok())
+            && let Some(guess) = ponder.filter(|&p| now.check_move(p).is_ok())
         {
             let player = if mover == Color::Red { &mut *red } else { &mut *black };
             let mut line = game.moves.clone();
