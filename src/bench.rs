@@ -58,17 +58,23 @@ pub fn run(depth: i32) -> BenchResult {
 
 /// [`run`] with `threads` search threads: the time to depth of Lazy SMP.
 pub fn run_with_threads(depth: i32, threads: usize) -> BenchResult {
-    bench(depth, threads, &Signals::default()).expect("nothing stops this bench")
+    bench(depth, threads, false, &Signals::default()).expect("nothing stops this bench")
+}
+
+/// [`run_with_threads`] with the built-in network evaluating (its own
+/// signature) when `nnue` is set.
+pub fn run_with(depth: i32, threads: usize, nnue: bool) -> BenchResult {
+    bench(depth, threads, nnue, &Signals::default()).expect("nothing stops this bench")
 }
 
 /// [`run`] that gives up (`None`) once `signals.stop` is raised: the
 /// protocol's `bench` runs in the background and `stop` ends it. (A search
 /// that ends by itself leaves the signals unraised, so one set serves all.)
 pub fn run_until(depth: i32, signals: &Signals) -> Option<BenchResult> {
-    bench(depth, 1, signals)
+    bench(depth, 1, false, signals)
 }
 
-fn bench(depth: i32, threads: usize, signals: &Signals) -> Option<BenchResult> {
+fn bench(depth: i32, threads: usize, nnue: bool, signals: &Signals) -> Option<BenchResult> {
     let depth = depth.clamp(1, 64);
     let mut nodes = 0;
     let start = Instant::now();
@@ -77,6 +83,7 @@ fn bench(depth: i32, threads: usize, signals: &Signals) -> Option<BenchResult> {
     // count still depends only on the code.
     let mut engine = Engine::new();
     engine.set_threads(threads);
+    engine.set_use_nnue(nnue);
     engine.clear_hash();
     engine.new_game();
     for (fen, moves) in POSITIONS {

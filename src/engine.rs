@@ -3,6 +3,7 @@
 //! prints; the protocol layer formats what the search reports.
 
 use crate::book::{self, Book, Entry};
+use crate::nnue::Network;
 use crate::position::{FenError, Position};
 use crate::rng::Rng;
 use crate::rules;
@@ -129,6 +130,11 @@ pub struct Engine {
     /// Why the last `position` was refused: until the next valid one there
     /// is no position to search (the old board must not be played on).
     refused: Option<String>,
+    /// The network from `EvalFile`; `None`: the built-in one.
+    network: Option<Arc<Network>>,
+    /// Whether the network evaluates (`Use NNUE`), else the hand-crafted
+    /// evaluation.
+    use_nnue: bool,
 }
 
 /// The opening book settings (options `OwnBook`/`usebook`, `BookFile`/
@@ -208,6 +214,8 @@ impl Engine {
             strength: strength::Settings::default(),
             memory: Arc::new(Mutex::new(GameMemory::default())),
             refused: None,
+            network: None,
+            use_nnue: false,
         }
     }
 
@@ -450,6 +458,56 @@ impl Engine {
 
     pub fn set_move_overhead_ms(&mut self, ms: i64) {
         self.config.move_overhead_ms = ms.clamp(0, 60_000);
+    }
+
+    // ------------------------------------------------------------- evaluation
+
+    /// Chooses the network (`true`) or the hand-crafted evaluation.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.stop();
+        self.use_nnue = on;
+        self.apply_evaluation();
+    }
+
+    pub fn use_nnue(&self) -> bool {
+        self.use_nnue
+    }
+
+    /// Loads the network file `path`; an empty name or `<default>` selects
+    /// the built-in network. On an error the current network stays. Ok: a
+    /// summary of what is loaded.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
+        self.stop();
+        let path = path.trim();
+        if path.is_empty() || BUILT_IN_NAMES.iter().any(|b| b.eq_ignore_ascii_case(path)) {
+            self.network = None;
+            self.apply_evaluation();
+            return Ok("the built-in network".to_string());
+        }
+        let net = Network::load(std::path::Path::new(path)).map_err(|e| format!("{e}; keeping the current network"))?;
+        self.network = Some(Arc::new(net));
+        self.apply_evaluation();
+        Ok(format!("network {path} loaded"))
+    }
+
+    /// Puts the chosen evaluation into the search settings. Evaluations
+    /// in the hash table came from the other one: it is cleared when the
+    /// evaluation changes.
+    fn apply_evaluation(&mut self) {
+        let nnue = self.use_nnue.then(|| self.network.clone().unwrap_or_else(Network::embedded));
+        if nnue != self.config.nnue {
+            self.config.nnue = nnue;
+            self.clear_hash();
+        }
+    }
+
+    /// The static evaluation of the current position (side to move's
+    /// view) by the evaluation in use.
+    pub fn evaluate(&self) -> i32 {
+        match &self.config.nnue {
+            Some(net) => net.evaluate_position(&self.position),
+            None => crate::eval::evaluate(&self.position),
+        }
     }
 
     // ------------------------------------------------------------ opening book

@@ -15,6 +15,7 @@ pub mod book;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod position;

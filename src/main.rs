@@ -69,7 +69,14 @@ enum Command {
         /// the time to depth of Lazy SMP, and their node count varies).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
+        /// Evaluate with the built-in network (`Use NNUE`); the signature
+        /// is then the network's own.
+        #[arg(long)]
+        nnue: bool,
     },
+    /// Time the network's evaluation: a full refresh, an incremental
+    /// update and the output layer, in nanoseconds per call.
+    NnueSpeed,
     /// Judge a game by the rules (mate, stalemate, repetition rules, natural
     /// limit, dead material): prints `result <1-0|0-1|1/2-1/2|*> <reason>`.
     /// A bad FEN or an illegal move: a message on stderr, exit code 2.
@@ -108,6 +115,11 @@ enum Command {
     /// game result and search score); prints the loss as it goes and the
     /// weights as Rust source, or writes them into a params.rs file.
     Tune(TuneArgs),
+    /// Train the evaluation network (NNUE) on datagen files: Adam on the
+    /// blend of game result and search score, the last games held out.
+    /// Prints the losses per epoch, writes the quantised network to
+    /// --output (and each epoch's next to it, `<output>.epoch<N>`).
+    TrainNnue(TrainNnueArgs),
     /// Play a match between engines (UCI, UCCI, xboard; Fairy-Stockfish's UCI
     /// ranks 1-10), judged by the Xiangqi rules after every move: results
     /// with Elo, LOS, pentanomial pairs and an optional SPRT on stdout,
@@ -250,6 +262,42 @@ struct TuneArgs {
     /// printing them.
     #[arg(long)]
     write_params: Option<std::path::PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct TrainNnueArgs {
+    /// Datagen files, read in order (the held-out games are the last ones).
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// The network file to write.
+    #[arg(long, short)]
+    output: std::path::PathBuf,
+    /// Weight of the game result in the target; the rest is the search
+    /// score (the lambda; `chariot tune --lambda` weighs the score).
+    #[arg(long, default_value_t = 0.3)]
+    result_weight: f64,
+    /// Sigmoid scale in centipawns (default: fitted to the data).
+    #[arg(long)]
+    k: Option<f64>,
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+    batch_size: u64,
+    #[arg(long, default_value_t = 0.001)]
+    learning_rate: f64,
+    /// The learning rate is multiplied by this after every epoch.
+    #[arg(long, default_value_t = 0.9)]
+    lr_decay: f64,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Fraction of the games (the last ones) held out.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f64,
+    /// Leave out positions before this ply.
+    #[arg(long, default_value_t = 0)]
+    min_ply: u16,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args)]
@@ -403,13 +451,17 @@ fn main() -> ExitCode {
             protocol::run(io::stdin().lock(), protocol::Output::new(Box::new(io::stdout())));
             ("chariot", Ok(()))
         }
-        Some(Command::Bench { depth, threads }) => {
-            let r = chariot::bench::run_with_threads(depth, threads as usize);
+        Some(Command::Bench { depth, threads, nnue }) => {
+            let r = chariot::bench::run_with(depth, threads as usize, nnue);
             println!("Positions       : {}", r.positions);
             println!("Depth           : {}", r.depth);
             println!("Total time (ms) : {}", r.time_ms);
             println!("Nodes searched  : {}", r.nodes);
             println!("Nodes/second    : {}", r.nps);
+            ("chariot", Ok(()))
+        }
+        Some(Command::NnueSpeed) => {
+            print!("{}", chariot::nnue::speed_report());
             ("chariot", Ok(()))
         }
         Some(Command::Perft { depth, fen, moves, divide }) => ("chariot", run_perft(depth, fen, &moves, divide)),
@@ -419,6 +471,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Datagen(args)) => ("chariot datagen", run_datagen(&args)),
         Some(Command::Tune(args)) => ("chariot tune", run_tune(&args)),
+        Some(Command::TrainNnue(args)) => ("chariot train-nnue", run_train_nnue(&args)),
         Some(Command::Book { action }) => ("chariot book", run_book(action)),
         Some(Command::Match(args)) => ("chariot match", run_match(*args)),
     };
@@ -705,6 +758,56 @@ fn run_tune(args: &TuneArgs) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+fn run_train_nnue(args: &TrainNnueArgs) -> Result<(), String> {
+    use chariot::tune::nnue;
+    if !(0.0..=1.0).contains(&args.result_weight) || !(0.0..1.0).contains(&args.validation) {
+        return Err("--result-weight must be in 0..=1 and --validation in 0..1".into());
+    }
+    if args.k.is_some_and(|k| k.is_nan() || k <= 0.0) {
+        return Err("--k must be positive".into());
+    }
+    check_output(&args.output)?;
+    let mut records = Vec::new();
+    for f in &args.files {
+        let read = chariot::datagen::format::read_file(f)?;
+        eprintln!("{}: {} records", f.display(), read.len());
+        records.extend(read);
+    }
+    let options = nnue::Options {
+        result_weight: args.result_weight,
+        k: args.k,
+        epochs: args.epochs,
+        batch_size: args.batch_size as usize,
+        learning_rate: args.learning_rate,
+        lr_decay: args.lr_decay,
+        threads: args.threads as usize,
+        validation: args.validation,
+        min_ply: args.min_ply,
+        seed: args.seed,
+    };
+    let start = Instant::now();
+    let write = |path: &std::path::Path, net: &chariot::nnue::Network| {
+        std::fs::write(path, net.to_bytes()).map_err(|e| format!("cannot write '{}': {e}", path.display()))
+    };
+    let mut checkpoint = |epoch: usize, net: &chariot::nnue::Network| {
+        let mut name = args.output.clone().into_os_string();
+        name.push(format!(".epoch{epoch}"));
+        write(std::path::Path::new(&name), net)
+    };
+    let trained = nnue::train(&records, &options, &mut |line| eprintln!("{line}"), &mut checkpoint)?;
+    write(&args.output, &trained.network)?;
+    eprintln!(
+        "done in {:.0} s: {} training positions, {} held out, k {:.1}; wrote {} ({} bytes)",
+        start.elapsed().as_secs_f64(),
+        trained.train_positions,
+        trained.validation_positions,
+        trained.k,
+        args.output.display(),
+        chariot::nnue::FILE_BYTES
+    );
+    Ok(())
 }
 
 /// Refuses an output path that cannot be written, before any work is

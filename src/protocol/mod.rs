@@ -324,7 +324,12 @@ fn handle(s: &mut Session, command: Command) -> bool {
             s.out.info(&unsupported(s).unwrap_or_default());
         }
         Command::Display => s.out.lines(&s.engine.position().pretty()),
-        Command::Eval => s.out.lines(&eval::explain(s.engine.position())),
+        Command::Eval => {
+            s.out.lines(&eval::explain(s.engine.position()));
+            if s.engine.use_nnue() {
+                s.out.line(&format!("NNUE evaluation (in use), side to move: {}", s.engine.evaluate()));
+            }
+        }
         Command::Bench(depth) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             start_job(s, "bench", move |out, signals| match bench::run_until(depth, signals) {
@@ -386,7 +391,7 @@ fn go(s: &mut Session, args: GoArgs) {
 
     // UCCI `go depth 0`: a static evaluation and no move.
     if s.dialect == Dialect::Ucci && args.depth.is_some_and(|d| d <= 0) {
-        s.out.line(&format!("info depth 0 score {}", eval::evaluate(&pos)));
+        s.out.line(&format!("info depth 0 score {}", s.engine.evaluate()));
         s.out.line("nobestmove");
         return;
     }

@@ -201,6 +201,15 @@ fn book_file(s: &mut Session, v: &str) {
 fn best_book_move(s: &mut Session, v: &str) {
     s.engine.set_best_book_move(v == "true");
 }
+fn use_nnue(s: &mut Session, v: &str) {
+    s.engine.set_use_nnue(v == "true");
+}
+fn eval_file(s: &mut Session, v: &str) {
+    match s.engine.set_eval_file(v) {
+        Ok(summary) => s.out.info(&format!("EvalFile: {summary}")),
+        Err(e) => s.out.info(&format!("EvalFile: {e}")),
+    }
+}
 /// Accepted so GUIs can set it; it does not change play (see README).
 fn accepted(_: &mut Session, _: &str) {}
 
@@ -220,6 +229,8 @@ const UCCI_UNLISTED: &[&str] = &[
     "drawacceptscore",
     "drawofferplies",
     "drawofferscore",
+    "usennue",
+    "evalfile",
 ];
 
 /// UCI options that work but are not announced (see `uci_listed`).
@@ -290,6 +301,19 @@ pub static OPTIONS: &[EngineOption] = &[
     },
     EngineOption { uci_name: None, ucci_name: Some("drawoffers"), kind: OptionKind::Check(true), apply: draw_offers },
     EngineOption { uci_name: None, ucci_name: Some("resign"), kind: OptionKind::Check(true), apply: resign },
+    // The evaluation (README, "NNUE").
+    EngineOption {
+        uci_name: Some("Use NNUE"),
+        ucci_name: Some("usennue"),
+        kind: OptionKind::Check(false),
+        apply: use_nnue,
+    },
+    EngineOption {
+        uci_name: Some("EvalFile"),
+        ucci_name: Some("evalfile"),
+        kind: OptionKind::Text("<default>"),
+        apply: eval_file,
+    },
     // Strength levels (README, "Strength levels").
     EngineOption {
         uci_name: Some("UCI_LimitStrength"),

@@ -12,13 +12,14 @@ pub mod time;
 pub mod tt;
 mod worker;
 
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::rules::PathEntry;
 use crate::types::Move;
 use history::ThreadTables;
 use params::*;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 pub use time::Clock;
 use time::TimeBudget;
@@ -139,11 +140,13 @@ pub struct Config {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: i64,
+    /// The network that evaluates; `None`: the hand-crafted evaluation.
+    pub nnue: Option<Arc<Network>>,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { threads: 1, multipv: 1, move_overhead_ms: 30 }
+        Config { threads: 1, multipv: 1, move_overhead_ms: 30, nnue: None }
     }
 }
 
@@ -244,6 +247,8 @@ struct Context<'a> {
     infinite: bool,
     multipv: usize,
     threads: usize,
+    /// The network that evaluates, if any (else the hand-crafted evaluation).
+    nnue: Option<&'a Network>,
     /// Nodes of all threads, flushed every few thousand nodes.
     nodes: AtomicU64,
     /// Results of the helper threads: (move, score, completed depth).
@@ -318,6 +323,7 @@ pub fn search(request: Request) -> Outcome {
         infinite: limits.infinite,
         multipv: config.multipv.max(1),
         threads: config.threads.max(1),
+        nnue: config.nnue.as_deref(),
         nodes: AtomicU64::new(0),
         votes: Mutex::new(Vec::new()),
         helpers_done: AtomicUsize::new(0),

@@ -5,7 +5,8 @@ use super::history::{ThreadTables, piece_to};
 use super::params::*;
 use super::picker::{Earlier, MovePicker, mvv_lva};
 use super::{Context, GameHistory, Iteration, score_from_tt, score_to_tt};
-use crate::eval::evaluate;
+use crate::eval;
+use crate::nnue::Accumulator;
 use crate::position::{Position, SEE_VALUE};
 use crate::rules::{CycleVerdict, PathEntry, judge_cycle, judge_cycle_full};
 use crate::search::tt::Bound;
@@ -50,6 +51,9 @@ pub(super) struct Worker<'a> {
     /// null move), for continuation history and to know a null move.
     played_piece_to: [Option<usize>; MAX_PLY + 2],
     static_evals: [i32; MAX_PLY + 2],
+    /// With a network: the accumulator of the node at each ply, computed
+    /// from its parent's when the move is made (empty without a network).
+    accumulators: Vec<Accumulator>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     lmr: Vec<[i32; 64]>,
@@ -111,6 +115,10 @@ impl<'a> Worker<'a> {
             tables,
             played_piece_to: [None; MAX_PLY + 2],
             static_evals: [0; MAX_PLY + 2],
+            accumulators: match ctx.nnue {
+                Some(net) => vec![Accumulator::refresh(net, root); MAX_PLY + 2],
+                None => Vec::new(),
+            },
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             lmr,
@@ -185,6 +193,30 @@ impl<'a> Worker<'a> {
         self.since_null.pop();
     }
 
+    /// The static evaluation of `pos`, the node at `ply`.
+    #[inline]
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        match self.ctx.nnue {
+            // A network's output is kept clear of the mate scores.
+            Some(net) => {
+                net.evaluate(&self.accumulators[ply], pos.side_to_move()).clamp(1 - MATE_BOUND, MATE_BOUND - 1)
+            }
+            None => eval::evaluate(pos),
+        }
+    }
+
+    /// With a network: the accumulator of the child at `ply + 1`, reached
+    /// from `pos` by `mv` (`None`: a null move).
+    #[inline]
+    fn push_accumulator(&mut self, pos: &Position, mv: Option<Move>, ply: usize) {
+        if let Some(net) = self.ctx.nnue {
+            self.accumulators[ply + 1] = match mv {
+                Some(m) => self.accumulators[ply].after_move(net, pos, m),
+                None => self.accumulators[ply],
+            };
+        }
+    }
+
     // ---------------------------------------------------------- deepening
 
     pub(super) fn iterate(&mut self) {
@@ -233,7 +265,7 @@ impl<'a> Worker<'a> {
             if self.is_main() {
                 // Keep the root in the TT too (for `probe` and the next move).
                 let best = &self.root_moves[0];
-                let eval = if root.in_check() { 0 } else { evaluate(&root) };
+                let eval = if root.in_check() { 0 } else { self.evaluate(&root, 0) };
                 self.ctx.tt.store(root.key(), Some(best.mv), score_to_tt(best.score, 0), eval, depth, Bound::Exact);
                 for pv_idx in 0..multipv {
                     self.report(depth, pv_idx, None);
@@ -356,6 +388,7 @@ impl<'a> Worker<'a> {
             let mut child = *root;
             child.make_move(m);
             self.push(&child, Some(m));
+            self.push_accumulator(root, Some(m), 0);
             self.played_piece_to[0] = Some(piece_to(root, m));
             let new_depth = depth - 1 + child.in_check() as i32;
             let score = if i == pv_idx {
@@ -494,7 +527,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -526,7 +559,7 @@ impl<'a> Worker<'a> {
         let raw_eval = if in_check {
             -INFINITE
         } else {
-            tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval)
+            tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| self.evaluate(pos, ply), |t| t.eval)
         };
         let static_eval = if in_check { -INFINITE } else { self.tables.corrected_eval(pos, raw_eval) };
         self.static_evals[ply] = static_eval;
@@ -548,6 +581,7 @@ impl<'a> Worker<'a> {
                 let mut child = *pos;
                 child.make_null_move();
                 self.push(&child, None);
+                self.push_accumulator(pos, None, ply);
                 self.played_piece_to[ply] = None;
                 let s = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pop();
@@ -603,6 +637,7 @@ impl<'a> Worker<'a> {
             child.make_move(m);
             self.ctx.tt.prefetch(child.key());
             self.push(&child, Some(m));
+            self.push_accumulator(pos, Some(m), ply);
             self.played_piece_to[ply] = Some(piece_to(pos, m));
             // 9. Check extension, for checks that do not lose material: in
             // Xiangqi many sacrificial checks only delay, and extending them
@@ -764,7 +799,7 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let alpha_orig = alpha;
 
@@ -787,7 +822,7 @@ impl<'a> Worker<'a> {
         let (stand_pat, raw_eval) = if in_check {
             (-INFINITE, 0)
         } else {
-            let raw_eval = tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| evaluate(pos), |t| t.eval);
+            let raw_eval = tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| self.evaluate(pos, ply), |t| t.eval);
             let stand_pat = self.tables.corrected_eval(pos, raw_eval);
             if stand_pat >= beta {
                 if tt.is_none() {
@@ -814,6 +849,7 @@ impl<'a> Worker<'a> {
             let mut child = *pos;
             child.make_move(m);
             self.ctx.tt.prefetch(child.key());
+            self.push_accumulator(pos, Some(m), ply);
             self.played_piece_to[ply] = Some(piece_to(pos, m));
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped() {

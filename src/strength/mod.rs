@@ -357,6 +357,7 @@ pub fn play(request: Request, cx: &PlayContext) -> Outcome {
         threads: if elo.is_some() { 1 } else { config.threads },
         multipv: params.multipv,
         move_overhead_ms: config.move_overhead_ms,
+        nnue: config.nnue.clone(),
     };
     let collector =
         Collector { lines: Mutex::default(), last: Mutex::default(), forward: elo.is_none().then_some(listener) };

@@ -13,6 +13,8 @@
 //! score are left out (their static evaluation is not what the search
 //! sees). A tenth (a flag) is held out to show over-fitting.
 
+pub mod nnue;
+
 use crate::datagen::format::{Outcome, Record};
 use crate::eval::params::{KING_DANGER_DIVISOR, PHASE_MAX, WEIGHTS, Weights};
 use crate::eval::{KingInputs, Trace, terms_traced};
@@ -403,7 +405,7 @@ pub fn tune(records: &[Record], options: &Options, progress: &mut dyn FnMut(&str
 }
 
 /// `f` over `items` on `threads` threads, results in order.
-fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let size = items.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> =
