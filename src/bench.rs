@@ -112,4 +112,12 @@ mod tests {
         assert_eq!(a.nodes, b.nodes);
         assert!(a.positions >= 30);
     }
+
+    #[test]
+    fn the_network_bench_is_deterministic_and_its_own() {
+        let a = super::run_with(5, 1, true);
+        let b = super::run_with(5, 1, true);
+        assert_eq!(a.nodes, b.nodes);
+        assert_ne!(a.nodes, super::run(5).nodes);
+    }
 }

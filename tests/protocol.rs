@@ -939,3 +939,57 @@ fn gui_uci_with_big_hash_all_cores_and_newgame_before_every_move() {
     assert_eq!(moves.len(), 3);
     s.quit(false);
 }
+
+// ------------------------------------------------------------ the network
+
+/// `EvalFile` with a missing, a corrupt and a good file, and `Use NNUE`,
+/// in both dialects: a bad file is reported and the engine keeps its
+/// network and goes on searching.
+#[test]
+fn eval_file_and_use_nnue_switch_the_evaluation_and_bad_files_are_reported() {
+    let dir = std::env::temp_dir().join(format!("chariot-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corrupt = dir.join("corrupt.nnue");
+    std::fs::write(&corrupt, b"chariot-nnue v1\nnot a network").unwrap();
+    let good = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    let missing = dir.join("missing.nnue");
+
+    let mut s = Session::uci();
+    s.set("Use NNUE", "true");
+    s.send(&format!("position fen {RED_WORSE}"));
+    s.send("eval");
+    let eval = s.until(|l| l.starts_with("NNUE evaluation"));
+    let before = eval.last().unwrap().clone();
+    for bad in [missing.display().to_string(), corrupt.display().to_string()] {
+        s.set("EvalFile", &bad);
+        let lines = s.sync();
+        let infos = info_strings(&lines);
+        assert_eq!(infos.len(), 1, "{lines:?}");
+        assert!(infos[0].contains("EvalFile") && infos[0].contains("keeping the current network"), "{}", infos[0]);
+        let out = s.go("depth 4");
+        assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+        s.send("eval");
+        assert_eq!(s.until(|l| l.starts_with("NNUE evaluation")).last().unwrap(), &before);
+    }
+    s.set("EvalFile", good);
+    assert!(info_strings(&s.sync())[0].contains("loaded"));
+    s.set("Use NNUE", "false");
+    s.send("eval");
+    let lines = s.until(|l| l.starts_with("Side to move"));
+    assert!(s.sync().iter().chain(&lines).all(|l| !l.starts_with("NNUE")));
+    s.quit(false);
+
+    let mut s = Session::ucci();
+    s.send("setoption usennue true");
+    s.send(&format!("setoption evalfile {}", corrupt.display()));
+    assert!(info_strings(&s.sync())[0].contains("keeping the current network"));
+    s.send("position startpos moves h2e2 h9g7");
+    let out = s.go("depth 4");
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    // UCCI `go depth 0` gives the evaluation in use.
+    s.send("go depth 0");
+    let lines = s.until(|l| l == "nobestmove");
+    assert!(lines[0].starts_with("info depth 0 score "), "{lines:?}");
+    s.quit(true);
+    let _ = std::fs::remove_dir_all(&dir);
+}

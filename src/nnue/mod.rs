@@ -366,6 +366,37 @@ mod tests {
         assert!(Network::from_bytes(&weight).is_err());
     }
 
+    /// Random games (captures and both colours to move): the accumulator
+    /// updated move by move always equals the one computed from scratch.
+    #[test]
+    fn the_incremental_accumulator_equals_a_refresh() {
+        for net in [random_network(5), (*Network::embedded()).clone()] {
+            let mut rng = crate::rng::Rng::new(9);
+            let mut captures = 0;
+            for _ in 0..20 {
+                let mut pos = Position::startpos();
+                let mut acc = Accumulator::refresh(&net, &pos);
+                for _ in 0..150 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Captures half the time, when there are any, so that
+                    // the board empties.
+                    let takes: Vec<Move> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+                    let pool: &[Move] = if !takes.is_empty() && rng.below(2) == 0 { &takes } else { &moves };
+                    let m = pool[rng.below(pool.len() as u64) as usize];
+                    captures += pos.is_capture(m) as usize;
+                    acc = acc.after_move(&net, &pos, m);
+                    pos.make_move(m);
+                    assert_eq!(acc, Accumulator::refresh(&net, &pos), "{}", pos.to_fen());
+                    assert_eq!(net.evaluate(&acc, pos.side_to_move()), net.evaluate_position(&pos));
+                }
+            }
+            assert!(captures > 100, "only {captures} captures");
+        }
+    }
+
     #[test]
     fn the_embedded_network_loads_and_evaluates_sensibly() {
         let net = Network::embedded();

@@ -449,3 +449,99 @@ fn position_of(s: &Sample) -> Position {
     let fen = format!("{} w - - 0 1", board_fen(|sq| board[sq.index()]));
     Position::from_fen(&fen).unwrap_or_else(|_| Position::startpos())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::{Options as GenOptions, play_game};
+    use crate::search::Searcher;
+
+    fn records() -> Vec<Record> {
+        let options = GenOptions { nodes: 300, max_plies: 120, ..GenOptions::default() };
+        let mut searcher = Searcher::new(1);
+        (0..6).flat_map(|i| play_game(i, &options, &mut searcher).records).collect()
+    }
+
+    fn positions(records: &[Record]) -> Vec<Position> {
+        records.iter().filter_map(|r| r.position().ok()).collect()
+    }
+
+    #[test]
+    fn the_other_view_is_the_other_perspectives_input() {
+        let pos = Position::from_fen("2bakab2/9/1c5c1/p1p1p1p1p/4r4/9/P1P1P1P1P/1C5C1/4R4/2BAK1B2 b - - 0 1").unwrap();
+        let mut seen: Vec<usize> = Sample::of(&pos).features().iter().map(|&f| other_view(f)).collect();
+        let mut expected: Vec<usize> = Square::all()
+            .filter_map(|sq| pos.piece_on(sq).map(|p| nnue::feature(!pos.side_to_move(), p, sq)))
+            .collect();
+        seen.sort();
+        expected.sort();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let records = records();
+        let samples: Vec<Sample> = records.iter().filter_map(Sample::new).take(40).collect();
+        let net = FloatNetwork::random(11);
+        let k = 400.0;
+        let loss = |net: &FloatNetwork| -> f64 {
+            samples.iter().map(|s| (sigmoid(net.eval(s) / k) - target(s, k, 0.5)).powi(2)).sum()
+        };
+        let mut grad = vec![0f32; PARAMS];
+        for s in &samples {
+            net.backward(s, target(s, k, 0.5), k, &mut grad);
+        }
+        // Rows of pieces on the board, biases and output weights.
+        let f = samples[0].features()[3] as usize;
+        let mut checked = 0;
+        for i in [W1 + f * HIDDEN, W1 + f * HIDDEN + 7, B1 + 2, B1 + 100, W2 + 5, W2 + HIDDEN + 9, B2] {
+            let h = 1e-3;
+            let mut plus = net.clone();
+            plus.p[i] += h;
+            let mut minus = net.clone();
+            minus.p[i] -= h;
+            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * f64::from(h));
+            let analytic = f64::from(grad[i]);
+            let tolerance = 0.02 * analytic.abs().max(numeric.abs()) + 1e-7;
+            assert!((analytic - numeric).abs() <= tolerance, "parameter {i}: analytic {analytic} numeric {numeric}");
+            checked += (analytic != 0.0) as usize;
+        }
+        assert!(checked >= 5, "only {checked} parameters with a gradient");
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_the_quantised_network_follows_the_float_one() {
+        let records = records();
+        let options = Options { epochs: 3, batch_size: 64, learning_rate: 0.002, validation: 0.2, ..Options::default() };
+        let mut checkpoints = 0;
+        let mut count = |_: usize, _: &Network| -> Result<(), String> {
+            checkpoints += 1;
+            Ok(())
+        };
+        let trained = train(&records, &options, &mut |_| {}, &mut count).unwrap();
+        assert_eq!(checkpoints, 3);
+        assert!(trained.validation_positions > 0);
+        let losses = &trained.validation_losses;
+        let first = FloatNetwork::random(options.seed);
+        let data = prepare(&records, &options, &mut |_| {}).unwrap();
+        let before = mean_loss(&data.validation, data.k, options.result_weight, 1, |s| first.eval(s));
+        assert!(losses[2] < before, "held out {before} -> {losses:?}");
+        // The engine's integer network gives the float network's scores up
+        // to rounding.
+        // up to rounding: a few centipawns on average (each of the 32
+        // inputs' weights is rounded to 1/255, each output weight to 1/64).
+        let mut differences = Vec::new();
+        for pos in positions(&records).iter().step_by(3) {
+            let float = trained.float.evaluate_position(pos);
+            let int = f64::from(trained.network.evaluate_position(pos));
+            assert!((float - int).abs() <= 20.0 + 0.05 * float.abs(), "{}: float {float} quantised {int}", pos.to_fen());
+            differences.push((float - int).abs());
+        }
+        let mean = differences.iter().sum::<f64>() / differences.len() as f64;
+        eprintln!("{} positions, mean |float - quantised| {mean:.2} cp", differences.len());
+        assert!(mean <= 6.0, "mean |float - quantised| {mean} cp");
+        // The file of the trained network reads back the same.
+        let bytes = trained.network.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), trained.network);
+    }
+}
