@@ -512,7 +512,8 @@ mod tests {
     #[test]
     fn training_lowers_the_loss_and_the_quantised_network_follows_the_float_one() {
         let records = records();
-        let options = Options { epochs: 3, batch_size: 64, learning_rate: 0.002, validation: 0.2, ..Options::default() };
+        let options =
+            Options { epochs: 3, batch_size: 64, learning_rate: 0.002, validation: 0.2, ..Options::default() };
         let mut checkpoints = 0;
         let mut count = |_: usize, _: &Network| -> Result<(), String> {
             checkpoints += 1;
@@ -534,7 +535,11 @@ mod tests {
         for pos in positions(&records).iter().step_by(3) {
             let float = trained.float.evaluate_position(pos);
             let int = f64::from(trained.network.evaluate_position(pos));
-            assert!((float - int).abs() <= 20.0 + 0.05 * float.abs(), "{}: float {float} quantised {int}", pos.to_fen());
+            assert!(
+                (float - int).abs() <= 20.0 + 0.05 * float.abs(),
+                "{}: float {float} quantised {int}",
+                pos.to_fen()
+            );
             differences.push((float - int).abs());
         }
         let mean = differences.iter().sum::<f64>() / differences.len() as f64;
