@@ -296,6 +296,13 @@ struct TrainNnueArgs {
     /// Leave out positions before this ply.
     #[arg(long, default_value_t = 0)]
     min_ply: u16,
+    /// Keep positions whose best move is a capture (left out by default,
+    /// as by `chariot tune`).
+    #[arg(long)]
+    keep_captures: bool,
+    /// Also train on each position mirrored left to right.
+    #[arg(long)]
+    mirror: bool,
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
@@ -785,6 +792,8 @@ fn run_train_nnue(args: &TrainNnueArgs) -> Result<(), String> {
         threads: args.threads as usize,
         validation: args.validation,
         min_ply: args.min_ply,
+        keep_captures: args.keep_captures,
+        mirror: args.mirror,
         seed: args.seed,
     };
     let start = Instant::now();

@@ -199,6 +199,8 @@ impl<'a> Worker<'a> {
         match self.ctx.nnue {
             // A network's output is kept clear of the mate scores.
             Some(net) => {
+                // Debug builds check the incremental updates.
+                debug_assert_eq!(self.accumulators[ply], Accumulator::refresh(net, pos), "ply {ply}");
                 net.evaluate(&self.accumulators[ply], pos.side_to_move()).clamp(1 - MATE_BOUND, MATE_BOUND - 1)
             }
             None => eval::evaluate(pos),

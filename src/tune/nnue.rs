@@ -42,6 +42,12 @@ pub struct Options {
     pub validation: f64,
     /// Leave out positions before this ply.
     pub min_ply: u16,
+    /// Keep the positions whose best move is a capture (the search
+    /// evaluates many positions where a capture is on).
+    pub keep_captures: bool,
+    /// Also train on every position mirrored left to right (the same
+    /// position by the rules: twice the data for nothing).
+    pub mirror: bool,
     pub seed: u64,
 }
 
@@ -57,6 +63,8 @@ impl Default for Options {
             threads: 1,
             validation: 0.05,
             min_ply: 0,
+            keep_captures: false,
+            mirror: false,
             seed: 1,
         }
     }
@@ -107,6 +115,16 @@ impl Sample {
     fn features(&self) -> &[u16] {
         &self.features[..self.count as usize]
     }
+
+    /// The same position mirrored left to right.
+    fn mirrored(&self) -> Sample {
+        let mut s = *self;
+        for f in &mut s.features[..self.count as usize] {
+            let (kind, sq) = (*f / 90, *f % 90);
+            *f = kind * 90 + (sq / 9) * 9 + (8 - sq % 9);
+        }
+        s
+    }
 }
 
 /// The input the other perspective sees for the side to move's input `f`:
@@ -123,12 +141,24 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 // Parameter layout in one vector: hidden weights (input-major), hidden
-// biases, output weights (side to move, then other), output bias.
+// biases, output weights (side to move, then other), output bias, and the
+// factoriser: one hidden row per piece kind (own and other), added to the
+// row of that kind on every point. It learns what a piece is worth
+// anywhere, so that points where a piece is rarely seen start from that
+// and not from noise; the exported rows include it.
 const W1: usize = 0;
 const B1: usize = W1 + INPUTS * HIDDEN;
 const W2: usize = B1 + HIDDEN;
 const B2: usize = W2 + 2 * HIDDEN;
-const PARAMS: usize = B2 + 1;
+const FACTOR: usize = B2 + 1;
+const PARAMS: usize = FACTOR + 14 * HIDDEN;
+
+/// The parameter ranges of input `f`'s own row and its factoriser row.
+#[inline]
+fn input_rows(f: usize) -> [std::ops::Range<usize>; 2] {
+    let kind = f / 90;
+    [W1 + f * HIDDEN..W1 + (f + 1) * HIDDEN, FACTOR + kind * HIDDEN..FACTOR + (kind + 1) * HIDDEN]
+}
 
 /// The network in floating point.
 #[derive(Clone)]
@@ -138,12 +168,13 @@ pub struct FloatNetwork {
 
 impl FloatNetwork {
     /// Small random weights: the hidden sums start around the activation's
-    /// bend, where it has a gradient.
+    /// bend, where it has a gradient. The points' own rows start at zero:
+    /// an input never seen is worth its piece's factoriser row.
     fn random(seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut uniform = |r: f64| ((rng.next_f64() * 2.0 - 1.0) * r) as f32;
         let mut p = vec![0.0; PARAMS];
-        for w in &mut p[W1..B1] {
+        for w in &mut p[FACTOR..] {
             *w = uniform(0.1);
         }
         for w in &mut p[B1..W2] {
@@ -163,9 +194,10 @@ impl FloatNetwork {
         acc[1].copy_from_slice(bias);
         for &f in s.features() {
             for (half, f) in [(0, f as usize), (1, other_view(f))] {
-                let row = &self.p[W1 + f * HIDDEN..W1 + (f + 1) * HIDDEN];
-                for (a, w) in acc[half].iter_mut().zip(row) {
-                    *a += w;
+                for rows in input_rows(f) {
+                    for (a, w) in acc[half].iter_mut().zip(&self.p[rows]) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -218,9 +250,10 @@ impl FloatNetwork {
         }
         for &f in s.features() {
             for (half, f) in [(0, f as usize), (1, other_view(f))] {
-                let row = &mut grad[W1 + f * HIDDEN..W1 + (f + 1) * HIDDEN];
-                for (g, d) in row.iter_mut().zip(&d_acc[half]) {
-                    *g += d;
+                for rows in input_rows(f) {
+                    for (g, d) in grad[rows].iter_mut().zip(&d_acc[half]) {
+                        *g += d;
+                    }
                 }
             }
         }
@@ -230,7 +263,12 @@ impl FloatNetwork {
     /// The network rounded to the engine's integers.
     pub fn quantise(&self) -> Network {
         let q = |v: f32, scale: i32| (v * scale as f32).round() as i16;
-        let hidden_weights = (0..INPUTS).map(|f| std::array::from_fn(|i| q(self.p[W1 + f * HIDDEN + i], QA))).collect();
+        let hidden_weights = (0..INPUTS)
+            .map(|f| {
+                let [own, factor] = input_rows(f);
+                std::array::from_fn(|i| q(self.p[own.start + i] + self.p[factor.start + i], QA))
+            })
+            .collect();
         let hidden_bias = std::array::from_fn(|i| q(self.p[B1 + i], QA));
         let output_weights =
             [std::array::from_fn(|i| q(self.p[W2 + i], QB)), std::array::from_fn(|i| q(self.p[W2 + HIDDEN + i], QB))];
@@ -268,7 +306,8 @@ fn prepare(records: &[Record], options: &Options, progress: &mut dyn FnMut(&str)
             split = 0;
         }
     }
-    let usable = |r: &&Record| !r.in_check && !r.capture && !r.mate_score && r.ply >= options.min_ply;
+    let usable =
+        |r: &&Record| !r.in_check && (options.keep_captures || !r.capture) && !r.mate_score && r.ply >= options.min_ply;
     let to_samples = |part: &[Record]| -> Vec<Sample> {
         let chosen: Vec<&Record> = part.iter().filter(usable).collect();
         let chunks: Vec<&[&Record]> = chosen.chunks(4096).collect();
@@ -277,7 +316,11 @@ fn prepare(records: &[Record], options: &Options, progress: &mut dyn FnMut(&str)
             .flatten()
             .collect()
     };
-    let train = to_samples(&records[..split]);
+    let mut train = to_samples(&records[..split]);
+    if options.mirror {
+        let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored).collect();
+        train.extend(mirrored);
+    }
     let validation = to_samples(&records[split..]);
     if train.is_empty() {
         return Err("no usable positions (quiet, not in check, no mate score)".into());
@@ -494,7 +537,8 @@ mod tests {
         // Rows of pieces on the board, biases and output weights.
         let f = samples[0].features()[3] as usize;
         let mut checked = 0;
-        for i in [W1 + f * HIDDEN, W1 + f * HIDDEN + 7, B1 + 2, B1 + 100, W2 + 5, W2 + HIDDEN + 9, B2] {
+        let factor = FACTOR + (f / 90) * HIDDEN;
+        for i in [W1 + f * HIDDEN, W1 + f * HIDDEN + 7, B1 + 2, B1 + 100, W2 + 5, W2 + HIDDEN + 9, B2, factor + 3] {
             let h = 1e-3;
             let mut plus = net.clone();
             plus.p[i] += h;
