@@ -274,19 +274,19 @@ struct TrainNnueArgs {
     output: std::path::PathBuf,
     /// Weight of the game result in the target; the rest is the search
     /// score (the lambda; `chariot tune --lambda` weighs the score).
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.0)]
     result_weight: f64,
     /// Sigmoid scale in centipawns (default: fitted to the data).
     #[arg(long)]
     k: Option<f64>,
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 8)]
     epochs: usize,
-    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     batch_size: u64,
     #[arg(long, default_value_t = 0.001)]
     learning_rate: f64,
     /// The learning rate is multiplied by this after every epoch.
-    #[arg(long, default_value_t = 0.9)]
+    #[arg(long, default_value_t = 0.8)]
     lr_decay: f64,
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
