@@ -2,7 +2,8 @@
 //!
 //! Layers, each depending only on those above it in this list:
 //! `types` -> `attacks` -> `zobrist` -> `position` -> `perft` -> ... ->
-//! `protocol` (`book` sits between `rules` and `engine`); `tournament`
+//! `protocol` (`book` sits between `rules` and `engine`; `eval` and `nnue`,
+//! the two evaluations, below `search`); `tournament`
 //! (`chariot match`) sits on `rules` and `record` and nothing uses it. The binary
 //! (`main.rs`) is a thin command-line wrapper.
 
