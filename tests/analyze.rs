@@ -105,7 +105,9 @@ fn progress_goes_to_stderr_and_output_to_a_file() {
     let progress = String::from_utf8_lossy(&out.stderr);
     assert!(progress.lines().last().is_some_and(|l| l.starts_with("analyze: 3/3 plies")), "{progress}");
     let written = std::fs::read_to_string(&target).expect("output file");
-    assert!(written.contains("1. C2=5 {[%eval"), "{written}");
+    // The move and its annotation are in the file (whether depth 3 calls
+    // the move an inaccuracy depends on the evaluation's weights).
+    assert!(written.contains("1. C2=5 ") && written.contains("{[%eval"), "{written}");
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_file(target);
 }

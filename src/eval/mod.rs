@@ -2,6 +2,7 @@
 //! shapes, mobility, pawn structure, king safety and the classic Xiangqi
 //! patterns. All weights are in `params`.
 
+pub mod endgame;
 pub mod params;
 
 use crate::attacks;
@@ -56,6 +57,9 @@ pub struct Terms {
     pub threats: [Pair; 2],
     /// 0 (bare endgame) ..= PHASE_MAX (all attacking pieces on the board).
     pub phase: i32,
+    /// The endgame factor (out of `endgame::SCALE_NORMAL`) of Red's
+    /// advantage and of Black's: below normal in book draws.
+    pub scale: [i32; 2],
 }
 
 impl Terms {
@@ -76,9 +80,17 @@ impl Terms {
         (p.0 * phase + p.1 * (PHASE_MAX - phase)) / PHASE_MAX
     }
 
-    /// Red minus Black, tapered.
-    pub fn total_red(&self) -> i32 {
+    /// Red minus Black, tapered, before the endgame scaling.
+    pub fn unscaled_red(&self) -> i32 {
         self.rows().iter().map(|(_, t)| self.taper(t[0] - t[1])).sum()
+    }
+
+    /// Red minus Black, tapered, the advantage scaled by the endgame factor
+    /// of the side that has it.
+    pub fn total_red(&self) -> i32 {
+        let red = self.unscaled_red();
+        let scale = if red > 0 { self.scale[0] } else { self.scale[1] };
+        red * scale / endgame::SCALE_NORMAL
     }
 }
 
@@ -217,7 +229,8 @@ pub fn terms_traced(pos: &Position, tracer: &mut impl Tracer) -> Terms {
             }
         };
     }
-    let mut t = Terms::default();
+    let mut t =
+        Terms { scale: [endgame::scale(pos, Color::Red), endgame::scale(pos, Color::Black)], ..Terms::default() };
     let occ = pos.occupancy();
     for kind in PieceKind::ALL {
         for c in Color::BOTH {
@@ -418,6 +431,11 @@ pub fn explain(pos: &Position) -> String {
     }
     let _ = writeln!(s, "-------------+-------------+-------------+------------");
     let _ = writeln!(s, "Phase: {} / {PHASE_MAX}", t.phase.min(PHASE_MAX));
+    let unscaled = t.unscaled_red();
+    let scale = if unscaled > 0 { t.scale[0] } else { t.scale[1] };
+    if scale != endgame::SCALE_NORMAL {
+        let _ = writeln!(s, "Endgame scale: {scale} / {} (unscaled {unscaled})", endgame::SCALE_NORMAL);
+    }
     let _ = writeln!(s, "Final evaluation: {} (Red's view, tapered)", t.total_red());
     let _ = write!(s, "Side to move ({}): {}", pos.side_to_move().name(), evaluate(pos));
     s
@@ -440,8 +458,12 @@ mod tests {
     }
 
     #[test]
-    fn extra_rook_is_winning() {
-        let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/4B4/4A4/R2AK1B2 w - - 0 1").unwrap();
+    fn extra_rook_is_winning_unless_the_defence_is_complete() {
+        // Against advisors and one elephant the rook wins; against the full
+        // defence (士象全) it is a book draw, scaled towards 0.
+        let pos = Position::from_fen("3aka3/9/4b4/9/9/9/9/4B4/4A4/R2AK1B2 w - - 0 1").unwrap();
         assert!(evaluate(&pos) > 700);
+        let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/4B4/4A4/R2AK1B2 w - - 0 1").unwrap();
+        assert!(evaluate(&pos).abs() < 200);
     }
 }

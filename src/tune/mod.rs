@@ -16,6 +16,7 @@
 pub mod nnue;
 
 use crate::datagen::format::{Outcome, Record};
+use crate::eval::endgame::SCALE_NORMAL;
 use crate::eval::params::{KING_DANGER_DIVISOR, PHASE_MAX, WEIGHTS, Weights};
 use crate::eval::{KingInputs, Trace, terms_traced};
 use crate::rng::Rng;
@@ -94,6 +95,8 @@ struct Sample {
     /// Phase / max, 0..=1.
     rho: f64,
     king: [KingInputs; 2],
+    /// The endgame factors of Red's advantage and Black's (1 = unscaled).
+    scale: [f64; 2],
     /// Red's view: the search score (cp) and the result (0, 0.5, 1).
     score: f64,
     result: f64,
@@ -122,6 +125,7 @@ impl Sample {
             coefs,
             rho: f64::from(terms.phase.min(PHASE_MAX)) / f64::from(PHASE_MAX),
             king: trace.king,
+            scale: terms.scale.map(|f| f64::from(f) / f64::from(SCALE_NORMAL)),
             score: red * f64::from(record.score),
             result: if red > 0.0 { result } else { 1.0 - result },
         })
@@ -140,9 +144,16 @@ fn model(s: &Sample, w: &[f64], kinds: &[Kind], king_index: &KingIndex, grad: Op
         Kind::Endgame => 1.0 - s.rho,
         _ => 1.0,
     };
+    // The tempo is added after the endgame scaling, as in the engine.
     let mut eval = 0.0;
+    let mut flat = 0.0;
     for &(i, c) in &s.coefs {
-        eval += f64::from(c) * w[i as usize] * taper(kinds[i as usize]);
+        let term = f64::from(c) * w[i as usize] * taper(kinds[i as usize]);
+        if kinds[i as usize] == Kind::Flat {
+            flat += term;
+        } else {
+            eval += term;
+        }
     }
     // King safety: each side's pressure (capped square of the danger) and
     // weakness, counted fully in the middlegame and half in the endgame.
@@ -162,10 +173,13 @@ fn model(s: &Sample, w: &[f64], kinds: &[Kind], king_index: &KingIndex, grad: Op
         eval += sign * king_taper * (pressure + weakness);
         king_parts[side] = (danger, capped, sign);
     }
+    let factor = if eval > 0.0 { s.scale[0] } else { s.scale[1] };
     if let Some((g, scale)) = grad {
         for &(i, c) in &s.coefs {
-            g[i as usize] += scale * f64::from(c) * taper(kinds[i as usize]);
+            let f = if kinds[i as usize] == Kind::Flat { 1.0 } else { factor };
+            g[i as usize] += scale * f * f64::from(c) * taper(kinds[i as usize]);
         }
+        let scale = scale * factor;
         for (side, k) in s.king.iter().enumerate() {
             let (danger, capped, sign) = king_parts[side];
             let f = scale * sign * king_taper;
@@ -180,7 +194,7 @@ fn model(s: &Sample, w: &[f64], kinds: &[Kind], king_index: &KingIndex, grad: Op
             g[king_index.missing_elephant] += f * f64::from(k.missing_elephants) * f64::from(k.attackers) / 6.0;
         }
     }
-    eval
+    eval * factor + flat
 }
 
 /// Where the king-safety weights are in the flat list.
