@@ -132,7 +132,7 @@ impl Sample {
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -342,20 +342,25 @@ impl Problem {
     /// The sigmoid scale that best fits the current weights' evaluations
     /// to the game results (golden-section search on a log scale).
     fn fit_k(&self, w: &[f64], threads: usize) -> f64 {
-        let f = |log_k: f64| self.loss(&self.train, w, log_k.exp(), 0.0, threads, false).0;
-        let (mut a, mut b) = (30f64.ln(), 2000f64.ln());
-        let g = (5f64.sqrt() - 1.0) / 2.0;
-        for _ in 0..40 {
-            let c = b - g * (b - a);
-            let d = a + g * (b - a);
-            if f(c) < f(d) {
-                b = d;
-            } else {
-                a = c;
-            }
-        }
-        ((a + b) / 2.0).exp()
+        minimise_on_log_scale(30.0, 2000.0, |k| self.loss(&self.train, w, k, 0.0, threads, false).0)
     }
+}
+
+/// The `x` in `lo..hi` where `f` is least (a golden-section search on a
+/// log scale: `f` is assumed to have one minimum there).
+pub(crate) fn minimise_on_log_scale(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let (mut a, mut b) = (lo.ln(), hi.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if f(c.exp()) < f(d.exp()) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    ((a + b) / 2.0).exp()
 }
 
 /// Fits the weights to `records`; `progress` gets a line every

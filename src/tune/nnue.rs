@@ -16,7 +16,7 @@
 //! into its own gradient buffer and the buffers are summed in thread order,
 //! so a run is reproducible for a given thread count.
 
-use super::parallel_map;
+use super::{minimise_on_log_scale, parallel_map, sigmoid};
 use crate::datagen::format::{Outcome, Record};
 use crate::eval;
 use crate::nnue::{self, DEFAULT_SCALE, HIDDEN, INPUTS, Network, QA, QB};
@@ -134,10 +134,6 @@ fn other_view(f: u16) -> usize {
     let (kind, sq) = (f as usize / 90, f as usize % 90);
     let kind = if kind < 7 { kind + 7 } else { kind - 7 };
     kind * 90 + Square::from_index(sq).flip_rank().index()
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 // Parameter layout in one vector: hidden weights (input-major), hidden
@@ -341,21 +337,9 @@ fn prepare(records: &[Record], options: &Options, progress: &mut dyn FnMut(&str)
 /// The scale at which the search scores best predict the results
 /// (golden-section search on a log scale).
 fn fit_k(samples: &[Sample]) -> f64 {
-    let loss = |k: f64| -> f64 {
+    minimise_on_log_scale(30.0, 3000.0, |k| {
         samples.iter().map(|s| (sigmoid(f64::from(s.score) / k) - f64::from(s.result)).powi(2)).sum::<f64>()
-    };
-    let (mut a, mut b) = (30f64.ln(), 3000f64.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if loss(c.exp()) < loss(d.exp()) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    ((a + b) / 2.0).exp()
+    })
 }
 
 fn target(s: &Sample, k: f64, result_weight: f64) -> f64 {
