@@ -357,6 +357,13 @@ struct DatagenArgs {
     draw_plies: u32,
     #[arg(long, default_value_t = 80)]
     draw_after: u32,
+    /// Evaluate with the built-in network instead of the hand-crafted
+    /// evaluation (so that a network learns from its own games).
+    #[arg(long)]
+    nnue: bool,
+    /// Evaluate with this network file (implies --nnue).
+    #[arg(long)]
+    eval_file: Option<std::path::PathBuf>,
     /// A game this many plies long is a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
@@ -715,6 +722,10 @@ fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         draw_plies: args.draw_plies,
         draw_after: args.draw_after,
         max_plies: args.max_plies,
+        nnue: match &args.eval_file {
+            Some(path) => Some(std::sync::Arc::new(chariot::nnue::Network::load(path)?)),
+            None => args.nnue.then(chariot::nnue::Network::embedded),
+        },
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let summary = datagen::run(&args.file, &options, &stop, &mut |line| eprintln!("{line}"))

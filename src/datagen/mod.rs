@@ -11,6 +11,7 @@
 pub mod format;
 
 use crate::book::{self, Book};
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::record::GameRecord;
 use crate::rng::Rng;
@@ -21,6 +22,7 @@ use crate::types::{Color, Move};
 use format::{Outcome, Record};
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -55,6 +57,8 @@ pub struct Options {
     pub draw_after: u32,
     /// A game this long is a draw.
     pub max_plies: u32,
+    /// The network that evaluates; `None`: the hand-crafted evaluation.
+    pub nnue: Option<Arc<Network>>,
 }
 
 impl Default for Options {
@@ -75,6 +79,7 @@ impl Default for Options {
             draw_plies: 16,
             draw_after: 80,
             max_plies: 400,
+            nnue: None,
         }
     }
 }
@@ -111,7 +116,7 @@ pub fn play_game(index: u64, options: &Options, searcher: &mut Searcher) -> Game
     for (i, &m) in moves.iter().enumerate() {
         history.record(&positions[i], m);
     }
-    let config = Config::default();
+    let config = Config { nnue: options.nnue.clone(), ..Config::default() };
     let limits = Limits { nodes: Some(options.nodes), ..Limits::default() };
     let signals = Signals::default();
     let mut records = Vec::new();
@@ -201,7 +206,7 @@ fn opening(options: &Options, rng: &mut Rng, searcher: &Searcher) -> (Vec<Positi
         }
         for _ in 0..options.random_plies {
             let pos = *positions.last().expect("a position");
-            let candidates = reasonable_moves(&pos, options.random_margin, searcher);
+            let candidates = reasonable_moves(&pos, options, searcher);
             if candidates.is_empty() {
                 break;
             }
@@ -223,11 +228,11 @@ fn opening(options: &Options, rng: &mut Rng, searcher: &Searcher) -> (Vec<Positi
 /// Nodes of the short search that scores each candidate random move.
 const RANDOM_MOVE_NODES: u64 = 200;
 
-/// The legal moves of `pos` whose short search scores within `margin` of
-/// the best one's, in move generation order.
-fn reasonable_moves(pos: &Position, margin: i32, searcher: &Searcher) -> Vec<Move> {
+/// The legal moves of `pos` whose short search scores within the random
+/// margin of the best one's, in move generation order.
+fn reasonable_moves(pos: &Position, options: &Options, searcher: &Searcher) -> Vec<Move> {
     let limits = Limits { nodes: Some(RANDOM_MOVE_NODES), ..Limits::default() };
-    let config = Config::default();
+    let config = Config { nnue: options.nnue.clone(), ..Config::default() };
     let signals = Signals::default();
     let scored: Vec<(Move, i32)> = pos
         .legal_moves()
@@ -248,7 +253,7 @@ fn reasonable_moves(pos: &Position, margin: i32, searcher: &Searcher) -> Vec<Mov
         })
         .collect();
     let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
-    scored.into_iter().filter(|s| s.1 >= best - margin).map(|s| s.0).collect()
+    scored.into_iter().filter(|s| s.1 >= best - options.random_margin).map(|s| s.0).collect()
 }
 
 /// A walk through the built-in book from the start, each move drawn by its
@@ -502,6 +507,18 @@ mod tests {
         }
         let other = play_game(6, &options, &mut searcher);
         assert_ne!(a.records[0].board, other.records[0].board, "other games start elsewhere");
+    }
+
+    #[test]
+    fn a_network_plays_its_own_reproducible_games() {
+        let net = Options { nnue: Some(Network::embedded()), ..quick() };
+        let a = play_game(5, &net, &mut Searcher::new(1));
+        assert_eq!(a, play_game(5, &net, &mut Searcher::new(1)));
+        // The scores are the network's: the same game by the hand-crafted
+        // evaluation scores (and most likely plays) differently.
+        let hce = play_game(5, &quick(), &mut Searcher::new(1));
+        let scores = |g: &Game| g.records.iter().map(|r| r.score).collect::<Vec<_>>();
+        assert_ne!(scores(&a), scores(&hce));
     }
 
     #[test]
