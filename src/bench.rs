@@ -3,7 +3,9 @@
 //! "bench signature" every search or evaluation change reports.
 
 use crate::engine::Engine;
+use crate::nnue::Network;
 use crate::search::{Limits, Signals, Silent};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -58,23 +60,26 @@ pub fn run(depth: i32) -> BenchResult {
 
 /// [`run`] with `threads` search threads: the time to depth of Lazy SMP.
 pub fn run_with_threads(depth: i32, threads: usize) -> BenchResult {
-    bench(depth, threads, false, &Signals::default()).expect("nothing stops this bench")
+    bench(depth, threads, None, &Signals::default()).expect("nothing stops this bench")
 }
 
 /// [`run_with_threads`] with the built-in network evaluating (its own
 /// signature) when `nnue` is set.
 pub fn run_with(depth: i32, threads: usize, nnue: bool) -> BenchResult {
-    bench(depth, threads, nnue, &Signals::default()).expect("nothing stops this bench")
+    let net = nnue.then(Network::embedded);
+    bench(depth, threads, net, &Signals::default()).expect("nothing stops this bench")
 }
 
-/// [`run`] that gives up (`None`) once `signals.stop` is raised: the
-/// protocol's `bench` runs in the background and `stop` ends it. (A search
-/// that ends by itself leaves the signals unraised, so one set serves all.)
-pub fn run_until(depth: i32, signals: &Signals) -> Option<BenchResult> {
-    bench(depth, 1, false, signals)
+/// [`run`] with the evaluation `net` (`None`: the hand-crafted one) that
+/// gives up (`None`) once `signals.stop` is raised: the protocol's `bench`
+/// runs in the background with the engine's evaluation, and `stop` ends
+/// it. (A search that ends by itself leaves the signals unraised, so one
+/// set serves all.)
+pub fn run_until(depth: i32, net: Option<Arc<Network>>, signals: &Signals) -> Option<BenchResult> {
+    bench(depth, 1, net, signals)
 }
 
-fn bench(depth: i32, threads: usize, nnue: bool, signals: &Signals) -> Option<BenchResult> {
+fn bench(depth: i32, threads: usize, net: Option<Arc<Network>>, signals: &Signals) -> Option<BenchResult> {
     let depth = depth.clamp(1, 64);
     let mut nodes = 0;
     let start = Instant::now();
@@ -83,7 +88,7 @@ fn bench(depth: i32, threads: usize, nnue: bool, signals: &Signals) -> Option<Be
     // count still depends only on the code.
     let mut engine = Engine::new();
     engine.set_threads(threads);
-    engine.set_use_nnue(nnue);
+    engine.set_network_in_use(net);
     engine.clear_hash();
     engine.new_game();
     for (fen, moves) in POSITIONS {

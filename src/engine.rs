@@ -473,6 +473,19 @@ impl Engine {
         self.use_nnue
     }
 
+    /// The network that evaluates (`None`: the hand-crafted evaluation).
+    pub fn network_in_use(&self) -> Option<Arc<Network>> {
+        self.config.nnue.clone()
+    }
+
+    /// Evaluates with `net`, or with the hand-crafted evaluation for `None`.
+    pub fn set_network_in_use(&mut self, net: Option<Arc<Network>>) {
+        self.stop();
+        self.use_nnue = net.is_some();
+        self.network = net;
+        self.apply_evaluation();
+    }
+
     /// Loads the network file `path`; an empty name or `<default>` selects
     /// the built-in network. On an error the current network stays. Ok: a
     /// summary of what is loaded.

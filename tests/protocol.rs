@@ -831,6 +831,28 @@ fn extras_perft_d_eval_help_bench_probe() {
     }
 }
 
+/// The protocol's `bench` searches with the evaluation in use: its node
+/// count is the library's bench with the same evaluation.
+#[test]
+fn bench_uses_the_evaluation_in_use() {
+    let nodes = |s: &mut Session| {
+        s.send("bench 4");
+        let out = s.until(|l| l.starts_with("Nodes/second"));
+        let line = out.iter().find(|l| l.starts_with("Nodes searched  : ")).expect("a node count").clone();
+        line["Nodes searched  : ".len()..].parse::<u64>().expect("a number")
+    };
+    let (hand_crafted, network) =
+        (chariot::bench::run_with(4, 1, false).nodes, chariot::bench::run_with(4, 1, true).nodes);
+    assert_ne!(hand_crafted, network, "the two evaluations search different trees");
+    let mut s = Session::uci();
+    assert_eq!(nodes(&mut s), hand_crafted);
+    s.send("setoption name Use NNUE value true");
+    assert_eq!(nodes(&mut s), network);
+    s.send("setoption name Use NNUE value false");
+    assert_eq!(nodes(&mut s), hand_crafted);
+    s.quit(false);
+}
+
 #[test]
 fn perft_and_bench_run_like_a_search() {
     // Long runs: `isready` is answered while they work, `stop` ends them,

@@ -332,7 +332,8 @@ fn handle(s: &mut Session, command: Command) -> bool {
         }
         Command::Bench(depth) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-            start_job(s, "bench", move |out, signals| match bench::run_until(depth, signals) {
+            let net = s.engine.network_in_use();
+            start_job(s, "bench", move |out, signals| match bench::run_until(depth, net, signals) {
                 Some(result) => {
                     out.info(&format!("bench positions {} depth {}", result.positions, result.depth));
                     out.line(&format!("Total time (ms) : {}", result.time_ms));
