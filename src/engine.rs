@@ -478,7 +478,8 @@ impl Engine {
         self.config.nnue.clone()
     }
 
-    /// Evaluates with `net`, or with the hand-crafted evaluation for `None`.
+    /// Evaluates with `net`, or with the hand-crafted evaluation for `None`;
+    /// either way `net` replaces a network loaded by `EvalFile`.
     pub fn set_network_in_use(&mut self, net: Option<Arc<Network>>) {
         self.stop();
         self.use_nnue = net.is_some();

@@ -61,6 +61,14 @@ pub struct Options {
     pub nnue: Option<Arc<Network>>,
 }
 
+impl Options {
+    /// The search settings of every datagen search: one thread, the
+    /// options' evaluation.
+    fn search_config(&self) -> Config {
+        Config { nnue: self.nnue.clone(), ..Config::default() }
+    }
+}
+
 impl Default for Options {
     fn default() -> Options {
         Options {
@@ -116,7 +124,7 @@ pub fn play_game(index: u64, options: &Options, searcher: &mut Searcher) -> Game
     for (i, &m) in moves.iter().enumerate() {
         history.record(&positions[i], m);
     }
-    let config = Config { nnue: options.nnue.clone(), ..Config::default() };
+    let config = options.search_config();
     let limits = Limits { nodes: Some(options.nodes), ..Limits::default() };
     let signals = Signals::default();
     let mut records = Vec::new();
@@ -232,7 +240,7 @@ const RANDOM_MOVE_NODES: u64 = 200;
 /// margin of the best one's, in move generation order.
 fn reasonable_moves(pos: &Position, options: &Options, searcher: &Searcher) -> Vec<Move> {
     let limits = Limits { nodes: Some(RANDOM_MOVE_NODES), ..Limits::default() };
-    let config = Config { nnue: options.nnue.clone(), ..Config::default() };
+    let config = options.search_config();
     let signals = Signals::default();
     let scored: Vec<(Move, i32)> = pos
         .legal_moves()

@@ -85,12 +85,16 @@ impl Terms {
         self.rows().iter().map(|(_, t)| self.taper(t[0] - t[1])).sum()
     }
 
+    /// The endgame factor of the side that has the advantage `unscaled_red`.
+    pub fn advantage_scale(&self, unscaled_red: i32) -> i32 {
+        if unscaled_red > 0 { self.scale[0] } else { self.scale[1] }
+    }
+
     /// Red minus Black, tapered, the advantage scaled by the endgame factor
     /// of the side that has it.
     pub fn total_red(&self) -> i32 {
         let red = self.unscaled_red();
-        let scale = if red > 0 { self.scale[0] } else { self.scale[1] };
-        red * scale / endgame::SCALE_NORMAL
+        red * self.advantage_scale(red) / endgame::SCALE_NORMAL
     }
 }
 
@@ -432,7 +436,7 @@ pub fn explain(pos: &Position) -> String {
     let _ = writeln!(s, "-------------+-------------+-------------+------------");
     let _ = writeln!(s, "Phase: {} / {PHASE_MAX}", t.phase.min(PHASE_MAX));
     let unscaled = t.unscaled_red();
-    let scale = if unscaled > 0 { t.scale[0] } else { t.scale[1] };
+    let scale = t.advantage_scale(unscaled);
     if scale != endgame::SCALE_NORMAL {
         let _ = writeln!(s, "Endgame scale: {scale} / {} (unscaled {unscaled})", endgame::SCALE_NORMAL);
     }
