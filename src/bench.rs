@@ -55,16 +55,12 @@ pub struct BenchResult {
 
 /// Searches every bench position to `depth`.
 pub fn run(depth: i32) -> BenchResult {
-    run_with_threads(depth, 1)
+    run_with(depth, 1, false)
 }
 
-/// [`run`] with `threads` search threads: the time to depth of Lazy SMP.
-pub fn run_with_threads(depth: i32, threads: usize) -> BenchResult {
-    bench(depth, threads, None, &Signals::default()).expect("nothing stops this bench")
-}
-
-/// [`run_with_threads`] with the built-in network evaluating (its own
-/// signature) when `nnue` is set.
+/// [`run`] with `threads` search threads (the time to depth of Lazy SMP)
+/// and, when `nnue` is set, the built-in network evaluating (its own
+/// signature).
 pub fn run_with(depth: i32, threads: usize, nnue: bool) -> BenchResult {
     let net = nnue.then(Network::embedded);
     bench(depth, threads, net, &Signals::default()).expect("nothing stops this bench")
