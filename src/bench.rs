@@ -53,16 +53,26 @@ pub struct BenchResult {
     pub nps: u64,
 }
 
-/// Searches every bench position to `depth`.
+/// Searches every bench position to `depth` with the default evaluation
+/// (the built-in network): the bench signature.
 pub fn run(depth: i32) -> BenchResult {
-    run_with(depth, 1, false)
+    run_with(depth, 1, Evaluation::Network)
+}
+
+/// The evaluation a bench searches with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The built-in network (the default, `Use NNUE` true).
+    Network,
+    /// The hand-crafted evaluation (`Use NNUE` false), which the strength
+    /// levels play with; its node count is a signature of its own.
+    HandCrafted,
 }
 
 /// [`run`] with `threads` search threads (the time to depth of Lazy SMP)
-/// and, when `nnue` is set, the built-in network evaluating (its own
-/// signature).
-pub fn run_with(depth: i32, threads: usize, nnue: bool) -> BenchResult {
-    let net = nnue.then(Network::embedded);
+/// and the evaluation `eval`.
+pub fn run_with(depth: i32, threads: usize, eval: Evaluation) -> BenchResult {
+    let net = (eval == Evaluation::Network).then(Network::embedded);
     bench(depth, threads, net, &Signals::default()).expect("nothing stops this bench")
 }
 
@@ -115,9 +125,9 @@ mod tests {
     }
 
     #[test]
-    fn the_network_bench_is_deterministic_and_its_own() {
-        let a = super::run_with(5, 1, true);
-        let b = super::run_with(5, 1, true);
+    fn the_hand_crafted_bench_is_deterministic_and_its_own() {
+        let a = super::run_with(5, 1, super::Evaluation::HandCrafted);
+        let b = super::run_with(5, 1, super::Evaluation::HandCrafted);
         assert_eq!(a.nodes, b.nodes);
         assert_ne!(a.nodes, super::run(5).nodes);
     }

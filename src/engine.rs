@@ -205,7 +205,8 @@ impl Engine {
         let position = Position::startpos();
         Engine {
             searcher: Arc::new(Searcher::new(DEFAULT_HASH_MB)),
-            config: Config::default(),
+            // The built-in network is the default evaluation (README, "NNUE").
+            config: Config { nnue: Some(Network::embedded()), ..Config::default() },
             game: GameHistory::new(position),
             position,
             banmoves: Vec::new(),
@@ -215,7 +216,7 @@ impl Engine {
             memory: Arc::new(Mutex::new(GameMemory::default())),
             refused: None,
             network: None,
-            use_nnue: false,
+            use_nnue: true,
         }
     }
 

@@ -69,10 +69,11 @@ enum Command {
         /// the time to depth of Lazy SMP, and their node count varies).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
-        /// Evaluate with the built-in network (`Use NNUE`); the signature
-        /// is then the network's own.
+        /// Evaluate with the hand-crafted evaluation (`Use NNUE` false,
+        /// as the strength levels do) instead of the built-in network; the
+        /// signature is then its own.
         #[arg(long)]
-        nnue: bool,
+        hce: bool,
     },
     /// Time the network's evaluation: a full refresh, an incremental
     /// update and the output layer, in nanoseconds per call.
@@ -465,8 +466,10 @@ fn main() -> ExitCode {
             protocol::run(io::stdin().lock(), protocol::Output::new(Box::new(io::stdout())));
             ("chariot", Ok(()))
         }
-        Some(Command::Bench { depth, threads, nnue }) => {
-            let r = chariot::bench::run_with(depth, threads as usize, nnue);
+        Some(Command::Bench { depth, threads, hce }) => {
+            use chariot::bench::Evaluation;
+            let eval = if hce { Evaluation::HandCrafted } else { Evaluation::Network };
+            let r = chariot::bench::run_with(depth, threads as usize, eval);
             println!("Positions       : {}", r.positions);
             println!("Depth           : {}", r.depth);
             println!("Total time (ms) : {}", r.time_ms);

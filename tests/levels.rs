@@ -396,6 +396,30 @@ fn the_engine_api_plays_a_level_reproducibly_for_a_seed() {
     assert!(varied >= 3, "{varied}");
 }
 
+/// The levels were calibrated with the hand-crafted evaluation, so a level
+/// plays with it whether or not the network is in use (`Use NNUE`), while
+/// full strength follows the option.
+#[test]
+fn a_level_plays_with_the_hand_crafted_evaluation_whatever_use_nnue_says() {
+    let play = |level: &str, use_nnue: bool, fen: &str| {
+        let mut e = chariot::engine::Engine::new();
+        assert!(e.use_nnue(), "the network is the default");
+        e.set_use_nnue(use_nnue);
+        assert!(e.strength_mut().set_level(level));
+        e.strength_mut().seed = 5;
+        e.set_position(Some(fen), &[]).unwrap();
+        let limits = chariot::search::Limits { depth: Some(5), ..Default::default() };
+        let out = e.play_blocking(&limits, &chariot::search::Silent);
+        (out.best.unwrap(), out.score, out.nodes)
+    };
+    let mut full_strength_differs = 0;
+    for fen in &MIDDLEGAMES[..4] {
+        assert_eq!(play("changshi", true, fen), play("changshi", false, fen), "{fen}");
+        full_strength_differs += (play("full", true, fen) != play("full", false, fen)) as usize;
+    }
+    assert_eq!(full_strength_differs, 4);
+}
+
 /// The library's plain search of `p` to `depth` (one thread, no level).
 fn search_to_depth(searcher: &Searcher, p: Position, depth: i32) -> chariot::search::Outcome {
     let game = chariot::search::GameHistory::new(p);

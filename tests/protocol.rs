@@ -841,15 +841,17 @@ fn bench_uses_the_evaluation_in_use() {
         let line = out.iter().find(|l| l.starts_with("Nodes searched  : ")).expect("a node count").clone();
         line["Nodes searched  : ".len()..].parse::<u64>().expect("a number")
     };
+    use chariot::bench::{Evaluation, run_with};
     let (hand_crafted, network) =
-        (chariot::bench::run_with(4, 1, false).nodes, chariot::bench::run_with(4, 1, true).nodes);
+        (run_with(4, 1, Evaluation::HandCrafted).nodes, run_with(4, 1, Evaluation::Network).nodes);
     assert_ne!(hand_crafted, network, "the two evaluations search different trees");
+    // The network is the default.
     let mut s = Session::uci();
-    assert_eq!(nodes(&mut s), hand_crafted);
-    s.send("setoption name Use NNUE value true");
     assert_eq!(nodes(&mut s), network);
     s.send("setoption name Use NNUE value false");
     assert_eq!(nodes(&mut s), hand_crafted);
+    s.send("setoption name Use NNUE value true");
+    assert_eq!(nodes(&mut s), network);
     s.quit(false);
 }
 
@@ -976,8 +978,8 @@ fn eval_file_and_use_nnue_switch_the_evaluation_and_bad_files_are_reported() {
     let good = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
     let missing = dir.join("missing.nnue");
 
+    // The network evaluates by default (no `Use NNUE` needed).
     let mut s = Session::uci();
-    s.set("Use NNUE", "true");
     s.send(&format!("position fen {RED_WORSE}"));
     s.send("eval");
     let eval = s.until(|l| l.starts_with("NNUE evaluation"));

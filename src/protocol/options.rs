@@ -305,7 +305,7 @@ pub static OPTIONS: &[EngineOption] = &[
     EngineOption {
         uci_name: Some("Use NNUE"),
         ucci_name: Some("usennue"),
-        kind: OptionKind::Check(false),
+        kind: OptionKind::Check(true),
         apply: use_nnue,
     },
     EngineOption {

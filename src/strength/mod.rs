@@ -349,8 +349,10 @@ pub fn play(request: Request, cx: &PlayContext) -> Outcome {
     let mut params = elo.map_or_else(Params::full, Params::for_elo);
     params.temperature += settings.randomness.temperature();
 
-    // 2. The inner search: MultiPV, the level's node budget, one thread for
-    // a limited level (reproducible with a seed).
+    // 2. The inner search: MultiPV, the level's node budget, one thread and
+    // the hand-crafted evaluation for a limited level (reproducible with a
+    // seed; the ranks were calibrated with that evaluation, README
+    // "Strength levels").
     let mut inner_limits = limits.clone();
     if let Some(n) = params.nodes {
         inner_limits.nodes = Some(limits.nodes.map_or(n, |l| l.min(n)));
@@ -359,7 +361,7 @@ pub fn play(request: Request, cx: &PlayContext) -> Outcome {
         threads: if elo.is_some() { 1 } else { config.threads },
         multipv: params.multipv,
         move_overhead_ms: config.move_overhead_ms,
-        nnue: config.nnue.clone(),
+        nnue: if elo.is_some() { None } else { config.nnue.clone() },
     };
     let collector =
         Collector { lines: Mutex::default(), last: Mutex::default(), forward: elo.is_none().then_some(listener) };
