@@ -203,10 +203,9 @@ impl std::fmt::Display for BadMove {
 impl Engine {
     pub fn new() -> Engine {
         let position = Position::startpos();
-        Engine {
+        let mut engine = Engine {
             searcher: Arc::new(Searcher::new(DEFAULT_HASH_MB)),
-            // The built-in network is the default evaluation (README, "NNUE").
-            config: Config { nnue: Some(Network::embedded()), ..Config::default() },
+            config: Config::default(),
             game: GameHistory::new(position),
             position,
             banmoves: Vec::new(),
@@ -216,8 +215,12 @@ impl Engine {
             memory: Arc::new(Mutex::new(GameMemory::default())),
             refused: None,
             network: None,
+            // The built-in network is the default evaluation (README, "NNUE").
             use_nnue: true,
-        }
+        };
+        // The new table holds nothing to clear.
+        engine.config.nnue = engine.chosen_network();
+        engine
     }
 
     /// The current position. After a refused `position` this is the last
@@ -509,11 +512,17 @@ impl Engine {
     /// in the hash table came from the other one: it is cleared when the
     /// evaluation changes.
     fn apply_evaluation(&mut self) {
-        let nnue = self.use_nnue.then(|| self.network.clone().unwrap_or_else(Network::embedded));
+        let nnue = self.chosen_network();
         if nnue != self.config.nnue {
             self.config.nnue = nnue;
             self.clear_hash();
         }
+    }
+
+    /// The network `Use NNUE` and `EvalFile` choose (`None`: the
+    /// hand-crafted evaluation).
+    fn chosen_network(&self) -> Option<Arc<Network>> {
+        self.use_nnue.then(|| self.network.clone().unwrap_or_else(Network::embedded))
     }
 
     /// The static evaluation of the current position (side to move's
