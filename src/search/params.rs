@@ -51,6 +51,12 @@ pub const TIME_CHECK_INTERVAL: u64 = 256;
 /// distance (in plies) of a mate it found.
 pub const MATE_STOP_EXTRA_DEPTH: i32 = 4;
 
+/// Lazy SMP: odd-numbered helper threads reduce late quiet moves this many
+/// plies more than the main thread. They run ahead of it on a leaner tree
+/// and fill the shared table with the deeper entries it then cuts off on;
+/// helpers that search exactly like the main thread mostly repeat its work.
+pub const HELPER_EXTRA_REDUCTION: i32 = 2;
+
 /// Stack of a Lazy SMP helper thread.
 pub const HELPER_STACK_BYTES: usize = 8 * 1024 * 1024;
 /// After the main thread stops, how long it waits for the helpers' votes

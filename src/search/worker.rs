@@ -63,6 +63,9 @@ pub(super) struct Worker<'a> {
     /// whose mate-range score may come from one is not stored in the TT, so
     /// the verdict cannot leak to the same position reached another way.
     rule_verdicts: u64,
+    /// Plies added to late-move reductions (`HELPER_EXTRA_REDUCTION` on odd
+    /// helper threads, else 0).
+    extra_reduction: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -124,6 +127,7 @@ impl<'a> Worker<'a> {
             lmr,
             aborted: false,
             rule_verdicts: 0,
+            extra_reduction: if id % 2 == 1 { HELPER_EXTRA_REDUCTION } else { 0 },
         }
     }
 
@@ -224,7 +228,10 @@ impl<'a> Worker<'a> {
     pub(super) fn iterate(&mut self) {
         let root = self.root;
         let multipv = self.ctx.multipv.min(self.root_moves.len());
-        for depth in 1..=self.ctx.depth_limit {
+        // Only the main thread's depth ends the search: a helper that got
+        // there first searches on, so that its core keeps feeding the table.
+        let last_depth = if self.is_main() { self.ctx.depth_limit } else { MAX_PLY as i32 - 1 };
+        for depth in 1..=last_depth {
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -658,6 +665,7 @@ impl<'a> Worker<'a> {
                     r = self.lmr[depth.min(MAX_PLY as i32) as usize][searched.min(63)];
                     r += (!pv_node) as i32;
                     r -= improving as i32;
+                    r += self.extra_reduction;
                     if self.killers[ply].contains(&Some(m)) {
                         r -= 1;
                     }
