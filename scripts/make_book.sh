@@ -103,7 +103,11 @@ for src in [dst] + srcs:   # the shipped file first, so new games win ties
         op = max((i for i, o in enumerate(openings) if moves[:len(o)] == o), key=lambda i: len(openings[i]), default=None)
         if op is None:
             sys.exit("%s: a game starts with no opening of the set" % src)
-        games.append((op, nodes, moves, tags["Result"], tags["Termination"]))
+        # chariot match gives the reason in the last comment (`b (Black)
+        # loses: checkmate`, `draw: repetition`), its tag only the kind.
+        reason = re.search(r"\{([^{}]*)\}\s*(?:1-0|0-1|1/2-1/2)\s*$", g)
+        term = " ".join(reason.group(1).split(": ")[-1].split()) if reason else tags["Termination"]
+        games.append((op, nodes, moves, tags["Result"], term))
 best = {}
 for op, nodes, moves, result, term in games:
     if op not in best or nodes >= best[op][0]:
