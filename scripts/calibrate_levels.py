@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Calibrate Chariot's strength levels by playing games (README, "Calibration").
 
-Plays pairings with the match referee (referee.py, from the shared tools: it
-checks every move and adjudicates by the Xiangqi rules), appends one row per
-pairing to a TSV file, and prints the calibration table in Markdown.
+Plays pairings with `chariot match` (every move checked, games judged by the
+Xiangqi rules), appends one row per pairing to a TSV file, and prints the
+calibration table in Markdown.
 
 Pairings:
   ladder    each rank against the rank below it (the gaps the ratings claim)
@@ -17,11 +17,17 @@ Pairings:
 Pairings already in the output file are skipped (a run can be resumed).
 
 Games have fixed limits, not clocks, so the results do not depend on the
-machine's load: the referee sends `go depth 60` (`sd 60`), which does not
-bind a level (each level stops at its own node budget); a reference gets
-its own fixed limit through scripts/calibration/fixed_limit.py, which
-rewrites the limit between the referee and the engine. Everything runs
-under `nice -n 19`, one game at a time.
+machine's load: a level plays at `go depth 60`, which does not bind it (it
+stops at its own node budget); a reference plays at its own fixed depth or
+node count (`chariot match` takes a limit per engine). Openings: the 100 of
+scripts/openings/dev-openings.txt, in order, each played with both colours.
+Everything runs under `nice -n 19`, one game at a time.
+
+Needs a release build (`cargo build --release`). The anchors also need the
+reference engines, Debian packages installed in /usr/games:
+  apt-get install maxqi sjaakii fairy-stockfish
+(or give their paths with --maxqi, --sjaakii, --fairy-stockfish). The script
+stops at once, with a message, when one that the pairings need is missing.
 
     python3 scripts/calibrate_levels.py run --pairs ladder --games 20 --out calib.tsv
     python3 scripts/calibrate_levels.py table calib.tsv
@@ -31,11 +37,12 @@ import argparse
 import math
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import sys
 
-TOOLS = "/work/shared/tools"
+HERE = os.path.dirname(os.path.abspath(__file__))
 RANKS = [
     ("caomin", "草民", 0), ("xiancheng", "县丞", 1100), ("xianling", "县令", 1200),
     ("duwei", "都尉", 1300), ("xiaowei", "校尉", 1400), ("changshi", "常侍", 1500),
@@ -49,9 +56,8 @@ CHINESE = {p: c for p, c, _ in RANKS}
 LEVEL_DEPTH = 60
 
 # Anchor pairings: (level, reference). A reference plays at its own fixed
-# limit, set by scripts/calibration/fixed_limit.py between the referee and
-# the engine, while the level is unlimited (`go depth 60`: it stops at its
-# own node budget):
+# limit while the level is unlimited (`go depth 60`: it stops at its own
+# node budget):
 #   chariot-nN   full-strength Chariot, `go nodes N`
 #   maxqi-dD     MaxQi at depth D (xboard `sd D`)
 #   sjaak-dD     Sjaak II at depth D
@@ -76,48 +82,83 @@ ANCHORS = [
 SPAN = [("changshi", "xiancheng"), ("jiangjun", "changshi"), ("wang", "taiwei")]
 
 
+# The reference engines: (option, Debian package and program, what it is).
+REFERENCE_PROGRAMS = {"maxqi": ("maxqi", "MaxQi, xboard"), "sjaak": ("sjaakii", "Sjaak II, xboard"),
+                      "fsf": ("fairy-stockfish", "Fairy-Stockfish, UCI")}
+REFERENCE = re.compile(r"(chariot|maxqi|sjaak|fsf)(?:-s(\d+))?-([nd])(\d+)")
+
+
 def level_engine(chariot, level):
-    return ["name=%s" % level, "cmd=%s" % chariot, "proto=uci", "opt:Level=%s" % level]
+    return ["name=%s" % level, "cmd=%s" % chariot, "opt:Level=%s" % level, "depth=%d" % LEVEL_DEPTH]
 
 
-PROXY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibration", "fixed_limit.py")
-
-
-def reference_engine(chariot, ref):
-    """The referee's engine spec of a reference named as in ANCHORS; `chariot`
-    is the build that plays the chariot-nN references."""
-    m = re.fullmatch(r"(chariot|maxqi|sjaak|fsf)(?:-s(\d+))?-([nd])(\d+)", ref)
+def reference_engine(args, ref):
+    """The `chariot match` engine spec of a reference named as in ANCHORS."""
+    m = REFERENCE.fullmatch(ref)
     if not m:
         raise SystemExit("unknown reference %s" % ref)
-    engine, skill, kind, limit = m.group(1), m.group(2), m.group(3), m.group(4)
-    kind = "nodes" if kind == "n" else "depth"
-    program = {"chariot": chariot, "maxqi": "/usr/games/maxqi", "sjaak": "/usr/games/sjaakii",
-               "fsf": "/usr/games/fairy-stockfish"}[engine]
-    proto = "xboard" if engine in ("maxqi", "sjaak") else "uci"
-    spec = ["name=%s" % ref, "cmd=%s %s %s %s %s -- %s" % (sys.executable, PROXY, proto, kind, limit, program),
-            "proto=%s" % proto]
-    if engine == "sjaak":
-        spec.append("fen_letters=he")
-    if engine == "fsf":
-        spec += ["opt:Skill Level=%s" % skill, "opt:Threads=1", "opt:Hash=16"]
-    return spec
+    engine, skill, kind, limit = m.groups()
+    limit = "%s=%s" % ("nodes" if kind == "n" else "depth", limit)
+    if engine == "chariot":
+        return ["name=%s" % ref, "cmd=%s" % args.reference_chariot, limit]
+    if engine in ("maxqi", "sjaak"):
+        # xboard engines take a depth (`sd`) and no node limit.
+        return ["name=%s" % ref, "cmd=%s" % args.programs[engine], "proto=xboard", limit]
+    return ["name=%s" % ref, "cmd=%s" % args.programs[engine], "opt:Skill Level=%s" % skill,
+            "opt:Threads=1", "opt:Hash=16", limit]
 
 
-def play(args, first, second, mode, limit):
+def find_programs(args, pairs):
+    """The path of every reference engine the pairings need; stops with a
+    message naming the Debian package when one is missing."""
+    if not os.access(args.chariot, os.X_OK):
+        raise SystemExit("no Chariot build at %s: run `cargo build --release` (or give --chariot)" % args.chariot)
+    args.programs = {}
+    for _, other, _, _ in pairs:
+        m = REFERENCE.fullmatch(other)
+        if not m or m.group(1) == "chariot" or m.group(1) in args.programs:
+            continue
+        engine = m.group(1)
+        package, what = REFERENCE_PROGRAMS[engine]
+        given = getattr(args, package.replace("-", "_"))
+        path = given or shutil.which(package) or os.path.join("/usr/games", package)
+        if not os.access(path, os.X_OK):
+            raise SystemExit("%s (%s) is needed for the pairing against %s and was not found%s.\n"
+                             "Install it with `apt-get install %s` (Debian puts it in /usr/games), or give "
+                             "its path with --%s." % (package, what, other, " at " + given if given else "",
+                                                    package, package))
+        args.programs[engine] = path
+
+
+def play(args, first, second):
     """Plays one pairing; returns (wins, draws, losses) of the first engine."""
-    cmd = ["nice", "-n", "19", sys.executable, args.referee,
+    if args.games % 2:
+        raise SystemExit("--games must be even (each opening is played with both colours)")
+    # `chariot match` appends only to a PGN file it is resuming, so each
+    # pairing writes its own and the games are added to --pgn afterwards.
+    pgn = tempfile.NamedTemporaryFile(suffix=".pgn", delete=False).name if args.pgn else None
+    if pgn:
+        os.unlink(pgn)
+    cmd = ["nice", "-n", "19", args.chariot, "match",
            "--engine", *first, "--engine", *second,
-           "--" + mode, str(limit), "--games", str(args.games), "--openings", args.openings,
-           "--concurrency", "1"]
-    if args.pgn:
-        cmd += ["--pgn", args.pgn]
+           "--openings", args.openings, "--rounds", str(args.games // 2), "--games", "2",
+           "--max-plies", "400", "--concurrency", "1"]
+    if pgn:
+        cmd += ["--pgn", pgn]
     print("$ " + " ".join(cmd), file=sys.stderr, flush=True)
     out = subprocess.run(cmd, capture_output=True, text=True)
-    m = re.search(r"^FINAL .*?: W (\d+) D (\d+) L (\d+) \((\d+) games\)", out.stdout, re.M)
-    if not m:
-        sys.stderr.write(out.stdout[-2000:] + out.stderr[-2000:])
-        raise SystemExit("no FINAL line from the referee")
-    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if pgn and os.path.exists(pgn):
+        with open(pgn) as src, open(args.pgn, "a") as dst:
+            dst.write(src.read())
+        os.unlink(pgn)
+    # The results table: `engine opponent games W D L ...`.
+    name = first[0].split("=", 1)[1]
+    for line in out.stdout.splitlines():
+        words = line.split()
+        if len(words) >= 6 and words[0] == name and words[2].isdigit():
+            return int(words[3]), int(words[4]), int(words[5])
+    sys.stderr.write(out.stdout[-2000:] + out.stderr[-2000:])
+    raise SystemExit("chariot match gave no result (exit code %d)" % out.returncode)
 
 
 def to_elo(score):
@@ -170,10 +211,11 @@ def run(args):
         with open(subset, "w") as f:
             f.writelines(lines[args.first_opening - 1:])
         args.openings = subset
+    find_programs(args, pairs)
     for level, other, mode, limit in pairs:
         first = level_engine(args.chariot, level)
-        second = level_engine(args.chariot, other) if other in NOMINAL else reference_engine(args.reference_chariot, other)
-        w, d, l = play(args, first, second, mode, limit)
+        second = level_engine(args.chariot, other) if other in NOMINAL else reference_engine(args, other)
+        w, d, l = play(args, first, second)
         row = "\t".join(map(str, (level, other, mode, limit, w + d + l, w, d, l)))
         with open(args.out, "a") as f:
             f.write(row + "\n")
@@ -181,7 +223,7 @@ def run(args):
 
 
 def describe_reference(ref):
-    m = re.fullmatch(r"(chariot|maxqi|sjaak|fsf)(?:-s(\d+))?-([nd])(\d+)", ref)
+    m = REFERENCE.fullmatch(ref)
     if not m:
         return ref
     engine, skill, kind, limit = m.groups()
@@ -316,12 +358,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="play pairings and append results to a TSV file")
-    r.add_argument("--chariot", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "chariot"))
+    r.add_argument("--chariot", default=os.path.join(HERE, "..", "target", "release", "chariot"),
+                   help="the build whose levels play, and that runs the matches (default: target/release/chariot)")
     r.add_argument("--reference-chariot",
                    help="the build that plays the chariot-nN references (default: --chariot). Pin it to one build "
                         "(the README names it) so that the references stay fixed while the engine changes")
-    r.add_argument("--referee", default=os.path.join(TOOLS, "referee.py"))
-    r.add_argument("--openings", default=os.path.join(TOOLS, "openings", "dev-openings.txt"))
+    for package, what in REFERENCE_PROGRAMS.values():
+        r.add_argument("--" + package, help="the %s program (default: %s on the PATH, else /usr/games/%s)"
+                       % (what, package, package))
+    r.add_argument("--openings", default=os.path.join(HERE, "openings", "dev-openings.txt"))
     r.add_argument("--pairs", choices=["ladder", "span", "anchors", "all"], default="ladder")
     r.add_argument("--only", help="comma-separated level or reference names to restrict the pairings")
     r.add_argument("--first-opening", type=int, default=1,

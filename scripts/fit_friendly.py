@@ -2,12 +2,14 @@
 """Fit the friendly mode's formula from average centipawn loss to Elo
 (README, "Friendly mode").
 
-Makes test positions by playing the dev openings on with full-strength
-Chariot (depth 5), lets every level choose a move in each, and has Chariot's
+Makes test positions by playing the openings of scripts/openings/ on with
+full-strength Chariot (depth 5), lets every level choose a move in each, and has Chariot's
 own friendly-mode judgement (the same code the mode uses, read from its
 `info string adaptive: ... average loss X cp`) measure what each move lost.
 Then fits  elo = A - B * ln(1 + loss / 10)  to the levels' ratings by least
 squares and prints the per-level averages and A, B.
+
+Needs only a release build of Chariot (`cargo build --release`).
 
     python3 scripts/fit_friendly.py --openings 40 --out friendly.tsv
 """
@@ -18,7 +20,7 @@ import os
 import re
 import subprocess
 
-TOOLS = "/work/shared/tools"
+HERE = os.path.dirname(os.path.abspath(__file__))
 LEVELS = [("caomin", 0), ("xiancheng", 1100), ("xianling", 1200), ("duwei", 1300), ("xiaowei", 1400),
           ("changshi", 1500), ("zhonglangjiang", 1600), ("taishou", 1700), ("cishi", 1800),
           ("jiangjun", 1900), ("taiwei", 2200), ("dajiangjun", 2400), ("wang", 2600)]
@@ -72,12 +74,16 @@ def positions(engine, openings_file, count, plies):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--chariot", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "chariot"))
-    ap.add_argument("--openings-file", default=os.path.join(TOOLS, "openings", "dev-openings.txt"))
-    ap.add_argument("--openings", type=int, default=40)
+    ap.add_argument("--chariot", default=os.path.join(HERE, "..", "target", "release", "chariot"),
+                    help="the Chariot build (default: target/release/chariot)")
+    ap.add_argument("--openings-file", default=os.path.join(HERE, "openings", "dev-openings.txt"),
+                    help="lines `moves m1 m2 ...` (ICCS) from the start position")
+    ap.add_argument("--openings", type=int, default=40, help="how many of them to use")
     ap.add_argument("--out", default="friendly.tsv")
     args = ap.parse_args()
     chariot = os.path.abspath(args.chariot)
+    if not os.access(chariot, os.X_OK):
+        raise SystemExit("no Chariot build at %s: run `cargo build --release` (or give --chariot)" % chariot)
     maker = Engine(chariot)
     test_positions = positions(maker, args.openings_file, args.openings, (16, 26, 36))
     player = Engine(chariot)

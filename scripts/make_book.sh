@@ -6,21 +6,21 @@
 #   scripts/make_book.sh build   those games + book/selfplay-games.pgn -> book/selfplay-games.pgn -> book/chariot.book
 #   scripts/make_book.sh         both
 #
-# Each game starts from one of the 100 openings of the referee's dev set and
-# is played once (at a fixed node count the colour-swapped game comes out
-# move for move the same). Openings the shipped games do not cover yet are
+# Each game starts from one of the 100 openings of
+# scripts/openings/dev-openings.txt and is played once (at a fixed node
+# count the colour-swapped game comes out move for move the same). Openings the shipped games do not cover yet are
 # played first, then the others, each group in a fixed random order, so a
 # run stopped early widens the book. `play` is resumable: openings already
 # in $WORK/played.txt are skipped. `build` keeps one game per opening: the
 # one searched with the most nodes per move (new games replace shipped ones
 # of the same opening). Everything heavy runs under `nice -n 19`; the search
 # limit is a node count, so a loaded machine makes the games slower, not
-# weaker.
+# weaker. The games are played and judged by `chariot match`; nothing
+# outside the repository is needed (python3 for the small steps).
 set -euo pipefail
 shopt -s nullglob
 cd "$(dirname "$0")/.."
 
-TOOLS=${TOOLS:-/work/shared/tools}
 NODES=${NODES:-1000000}       # per move, for both sides
 WORKERS=${WORKERS:-2}         # games played side by side
 WORK=${WORK:-target/book-selfplay}
@@ -30,7 +30,7 @@ WORK=${WORK:-target/book-selfplay}
 MAX_PLY=${MAX_PLY:-20}
 MIN_GAMES=${MIN_GAMES:-1}
 PREFER_CENTRAL=${PREFER_CENTRAL:-2}
-OPENINGS="$TOOLS/openings/dev-openings.txt"
+OPENINGS=scripts/openings/dev-openings.txt
 
 play() {
     mkdir -p "$WORK"
@@ -60,12 +60,17 @@ EOF
                 i=$((i + 1))
                 if (( i % WORKERS != w )) || grep -qxF "$opening" "$WORK/played.txt"; then continue; fi
                 echo "$opening" > "$WORK/opening-$w.txt"
-                nice -n 19 python3 "$TOOLS/referee.py" \
-                    --engine name=chariot-a "cmd=$WORK/chariot" proto=uci opt:Hash=256 opt:OwnBook=false \
-                    --engine name=chariot-b "cmd=$WORK/chariot" proto=uci opt:Hash=256 opt:OwnBook=false \
-                    --nodes "$NODES" --fixed-timeout 600000 --max-plies 300 \
-                    --openings "$WORK/opening-$w.txt" --games 1 \
-                    --pgn "$WORK/selfplay-$NODES.pgn" >> "$WORK/referee-$w.log"
+                # A fresh PGN file for each game (chariot match appends
+                # only when resuming), added to the run's file afterwards.
+                rm -f "$WORK/game-$w.pgn"
+                nice -n 19 "$WORK/chariot" match \
+                    --engine name=chariot-a "cmd=$WORK/chariot" opt:Hash=256 opt:OwnBook=false \
+                    --engine name=chariot-b "cmd=$WORK/chariot" opt:Hash=256 opt:OwnBook=false \
+                    --nodes "$NODES" --move-timeout 600000 --max-plies 300 \
+                    --openings "$WORK/opening-$w.txt" --rounds 1 --games 1 \
+                    --event "Chariot self-play, $NODES nodes per move" \
+                    --pgn "$WORK/game-$w.pgn" >> "$WORK/match-$w.log" 2>&1
+                cat "$WORK/game-$w.pgn" >> "$WORK/selfplay-$NODES.pgn"
                 echo "$opening" >> "$WORK/played.txt"
             done < "$WORK/openings.txt"
         ) &
@@ -98,7 +103,11 @@ for src in [dst] + srcs:   # the shipped file first, so new games win ties
         op = max((i for i, o in enumerate(openings) if moves[:len(o)] == o), key=lambda i: len(openings[i]), default=None)
         if op is None:
             sys.exit("%s: a game starts with no opening of the set" % src)
-        games.append((op, nodes, moves, tags["Result"], tags["Termination"]))
+        # chariot match gives the reason in the last comment (`b (Black)
+        # loses: checkmate`, `draw: repetition`), its tag only the kind.
+        reason = re.search(r"\{([^{}]*)\}\s*(?:1-0|0-1|1/2-1/2)\s*$", g)
+        term = " ".join(reason.group(1).split(": ")[-1].split()) if reason else tags["Termination"]
+        games.append((op, nodes, moves, tags["Result"], term))
 best = {}
 for op, nodes, moves, result, term in games:
     if op not in best or nodes >= best[op][0]:

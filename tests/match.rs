@@ -639,10 +639,21 @@ fn bad_input_exits_with_2_and_a_message() {
 
 /// A real engine, when it is installed (not on CI): `cargo test --release
 /// --test match -- --ignored`. Fairy-Stockfish speaks UCI with ranks 1-10;
-/// every move it sends must arrive as a legal ICCS move.
+/// every move it sends must arrive as a legal ICCS move. The engine is
+/// Debian's package (`apt-get install fairy-stockfish`, in /usr/games), or
+/// the program the FAIRY_STOCKFISH environment variable names.
+/// It returns a Result so that a missing engine is one line, not a panic's
+/// backtrace.
 #[test]
-#[ignore = "needs /usr/games/fairy-stockfish"]
-fn fairy_stockfish_at_fixed_depth() {
+#[ignore = "needs Fairy-Stockfish: apt-get install fairy-stockfish (or FAIRY_STOCKFISH=path)"]
+fn fairy_stockfish_at_fixed_depth() -> Result<(), String> {
+    let fsf = std::env::var("FAIRY_STOCKFISH").unwrap_or_else(|_| "/usr/games/fairy-stockfish".into());
+    if !Path::new(&fsf).is_file() {
+        return Err(format!(
+            "this test needs Fairy-Stockfish, not found at {fsf}: install it with `apt-get install \
+             fairy-stockfish` (Debian puts it in /usr/games) or name it with FAIRY_STOCKFISH=path"
+        ));
+    }
     let dir = workdir();
     let pgn = dir.join("fsf.pgn");
     let exe = env!("CARGO_BIN_EXE_chariot");
@@ -652,7 +663,7 @@ fn fairy_stockfish_at_fixed_depth() {
         &format!("cmd={exe}"),
         "--engine",
         "name=fsf",
-        "cmd=/usr/games/fairy-stockfish",
+        &format!("cmd='{fsf}'"),
         "--depth",
         "4",
         "--rounds",
@@ -668,4 +679,5 @@ fn fairy_stockfish_at_fixed_depth() {
         assert!(game.moves.len() > 10, "a real game, not a fault: {:?}", game.tags);
         assert!(!stderr.contains("illegal move"), "{stderr}");
     }
+    Ok(())
 }

@@ -17,15 +17,18 @@ convention Chariot writes (see src/notation/mod.rs):
   Such WXF fields are kept in a fifth field instead, for the reader test.
   - cchess has no form for two files with several pawns, and writes the
     ordinals of Black's pawns as digits; such Chinese fields are `-`.
-Needs pyffish and cchess (pip install pyffish cchess).
+Needs pyffish and cchess (`pip install pyffish cchess`); the Rust tests
+read only the .txt file.
 """
 import random
 import sys
 
-import cchess
-import pyffish as sf
+try:
+    import cchess
+    import pyffish as sf
+except ImportError as e:
+    sys.exit("notation_fixture.py needs %s: pip install pyffish cchess" % e.name)
 
-sys.path.insert(0, "/work/shared/tools")
 V = "xiangqi"
 W = sf.NOTATION_XIANGQI_WXF
 FILES = "abcdefghi"

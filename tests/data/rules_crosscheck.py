@@ -2,33 +2,95 @@
 """Checks tests/data/rules_scenarios.txt against Fairy-Stockfish (pyffish).
 
 For every scenario:
-  * the FEN must be a legal Xiangqi position (pyffish validate_fen and the
-    tools' xq.validate_position: piece squares, counts, kings not facing,
-    side not to move not in check);
+  * the FEN must be a legal Xiangqi position (pyffish validate_fen, and
+    problems() below: piece points and counts, the side not to move not in
+    check nor facing kings, asked of pyffish);
   * every move must be legal (pyffish legal_moves);
-  * pyffish's verdict is computed the way tools/referee.py adjudicates
-    (no legal move loses; at a third occurrence pyffish's repetition verdict
-    from the first of the three occurrences; dead material; 120 plies), and
+  * pyffish's verdict is computed the way a match referee built on it
+    adjudicates (no legal move loses; at a third occurrence pyffish's
+    repetition verdict from the first of the three occurrences; dead
+    material; 120 plies), and
     compared with the scenario's `pyffish:` note, which is either `agree`
     (pyffish gives the expected result) or the result pyffish gives followed
     by why it differs;
   * with --chariot PATH, `PATH judge` must print the expected line.
 
 Usage: python3 tests/data/rules_crosscheck.py [--chariot target/release/chariot]
-Needs pyffish and /work/shared/tools (xq.py) or XQ_TOOLS pointing there.
-Exit status 1 when anything fails.
+Needs pyffish, Fairy-Stockfish's Python module (`pip install pyffish`); the
+Rust tests do not. Exit status 1 when anything fails.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.environ.get("XQ_TOOLS", "/work/shared/tools"))
-import pyffish as sf  # noqa: E402
-import xq  # noqa: E402
+try:
+    import pyffish as sf
+except ImportError:
+    sys.exit("rules_crosscheck.py needs pyffish, Fairy-Stockfish's Python module: pip install pyffish")
 
 V = "xiangqi"
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def to_fsf(move):
+    """An ICCS move (ranks 0-9) as pyffish writes it (ranks 1-10)."""
+    m = re.fullmatch(r"([a-i])(\d)([a-i])(\d)", move)
+    if not m:
+        raise SystemExit("bad move %r" % move)
+    return "%s%d%s%d" % (m.group(1), int(m.group(2)) + 1, m.group(3), int(m.group(4)) + 1)
+
+
+def position_key(fen):
+    """Board and side to move: what a repetition compares."""
+    return " ".join(fen.split()[:2])
+
+
+def normalize_fen(fen):
+    """`board side` with the other fields completed as `- - 0 1`."""
+    words = fen.split()
+    counters = [w for w in words[2:] if w.isdigit()] + ["0", "1"]
+    return "%s %s - - %s %s" % (words[0], words[1] if len(words) > 1 else "w", counters[0], counters[1])
+
+
+ADVISOR = {(0, 3), (0, 5), (1, 4), (2, 3), (2, 5)}
+ELEPHANT = {(0, 2), (0, 6), (2, 0), (2, 4), (2, 8), (4, 2), (4, 6)}
+LIMITS = {"K": 1, "A": 2, "B": 2, "N": 2, "R": 2, "C": 2, "P": 5}
+
+
+def problems_of(fen):
+    """What makes a position illegal: pieces on points they cannot reach,
+    too many of a kind, the kings facing, and (asked of pyffish, with the
+    other side to move) the side not to move in check."""
+    found, counts, occupied = [], {}, {}
+    for i, row in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for p in row:
+            if p.isdigit():
+                f += int(p)
+                continue
+            counts[p] = counts.get(p, 0) + 1
+            occupied[(9 - i, f)] = p
+            r = 9 - i if p.isupper() else i  # rank from its own side
+            kind = p.upper()
+            if kind == "K" and not (r <= 2 and 3 <= f <= 5) or kind == "A" and (r, f) not in ADVISOR \
+                    or kind == "B" and (r, f) not in ELEPHANT or kind == "P" and (r < 3 or r <= 4 and f % 2):
+                found.append("%s on a point it cannot reach (file %s)" % (p, "abcdefghi"[f]))
+            f += 1
+    found += ["too many %s" % p for p, n in counts.items() if n > LIMITS.get(p.upper(), 0)]
+    found += ["not one %s" % k for k in "Kk" if counts.get(k) != 1]
+    if not found:
+        (rk, fk), = [s for s, p in occupied.items() if p == "K"]
+        (rb, fb), = [s for s, p in occupied.items() if p == "k"]
+        if fk == fb and not any((r, fk) in occupied for r in range(rk + 1, rb)):
+            found.append("the kings face")
+    if not found:
+        board, side = fen.split()[:2]
+        other = "%s %s - - 0 1" % (board, "b" if side == "w" else "w")
+        if sf.gives_check(V, other, []):
+            found.append("the side not to move is in check")
+    return found
 
 
 def parse(path):
@@ -56,8 +118,8 @@ def side_after(fen, n):
 
 
 def pyffish_verdict(fen, moves):
-    """(result, reason) the way referee.py adjudicates, at the first event."""
-    fsf = [xq.to_fsf(m) for m in moves]
+    """(result, reason) the way a pyffish referee adjudicates, at the first event."""
+    fsf = [to_fsf(m) for m in moves]
     fens = []
     for i in range(len(fsf) + 1):
         cur = sf.get_fen(V, fen, fsf[:i])
@@ -69,8 +131,8 @@ def pyffish_verdict(fen, moves):
 
         if not sf.legal_moves(V, fen, fsf[:i]):
             return lose(stm, "checkmate" if sf.gives_check(V, fen, fsf[:i]) else "stalemate")
-        key = xq.position_key(cur)
-        occ = [j for j, f in enumerate(fens) if xq.position_key(f) == key]
+        key = position_key(cur)
+        occ = [j for j, f in enumerate(fens) if position_key(f) == key]
         if len(occ) >= 3:
             first = occ[-3]
             base = fens[first].split()
@@ -99,12 +161,12 @@ def main():
     for c in cases:
         name = c["case"]
         problems = []
-        fen = xq.normalize_fen(c["fen"])
+        fen = normalize_fen(c["fen"])
         moves = c.get("moves", "").split()
         if sf.validate_fen(fen, V) != 1:
             problems.append("pyffish rejects the FEN")
-        problems += xq.validate_position(fen)
-        fsf = [xq.to_fsf(m) for m in moves]
+        problems += problems_of(fen)
+        fsf = [to_fsf(m) for m in moves]
         for i, m in enumerate(fsf):
             if m not in sf.legal_moves(V, fen, fsf[:i]):
                 problems.append("move %d %s is illegal" % (i + 1, moves[i]))
