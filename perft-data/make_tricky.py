@@ -1,23 +1,119 @@
 """Regenerates perft-data/chariot-tricky.epd: hand-made Chariot tricky positions.
 
-    python3 make_tricky.py -o chariot-tricky.epd            # full (~20 min)
-    python3 make_tricky.py -o /tmp/t.epd --fsf-only          # FSF counts only (~1 min)
+    python3 perft-data/make_tricky.py -o perft-data/chariot-tricky.epd   # D1-D4, 20 min or more
+    python3 perft-data/make_tricky.py -o /tmp/t.epd --max-depth 3         # quick
+
+Needs pyffish, Fairy-Stockfish's Python module (`pip install pyffish`): it
+counts the moves (perft by its legal move lists), so the counts come from a
+move generator that shares no code with Chariot.
 
 Pieces are given as tokens 'Xsq': X = piece letter (upper case Red), sq = file
-a-i + rank 0-9 (rank 0 = Red's back rank).  Every position is checked with
-xq.validate_position; the stated expectations (check / number of checkers /
+a-i + rank 0-9 (rank 0 = Red's back rank).  Every position is checked by
+validate() below (piece squares and counts, kings not facing, the side not to
+move not in check); the stated expectations (check / number of checkers /
 moves that must or must not be legal / mate / stalemate) are checked against
-pyffish's legal move list (Fairy-Stockfish code), so the notes are honest."""
+pyffish's legal move list, so the notes are honest."""
 import argparse
-import os
 import sys
 import time
 
-TOOLS = os.environ.get("XQ_TOOLS", "/work/shared/tools")
-sys.path.insert(0, TOOLS)
-import xq  # noqa: E402
-import perft_oracle as po  # noqa: E402
-import pyffish as sf  # noqa: E402
+try:
+    import pyffish as sf
+except ImportError:
+    sys.exit("make_tricky.py needs pyffish, Fairy-Stockfish's Python module: pip install pyffish")
+
+VARIANT = "xiangqi"
+
+
+def squares(fen):
+    """{(rank, file): piece} of a FEN, rank 0 = Red's back rank."""
+    board = {}
+    for i, row in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                board[(9 - i, f)] = ch
+                f += 1
+    return board
+
+
+def checkers(board, red):
+    """Squares of the pieces that attack the king of `red` (True: Red's king)."""
+    king = "K" if red else "k"
+    (kr, kf), = [s for s, p in board.items() if p == king]
+    enemy = (lambda p: p.islower()) if red else (lambda p: p.isupper())
+    found = []
+    # Rook, cannon and the other king along the four lines.
+    for dr, df in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        r, f, screens = kr + dr, kf + df, 0
+        while 0 <= r <= 9 and 0 <= f <= 8:
+            p = board.get((r, f))
+            if p:
+                if enemy(p) and ((screens == 0 and p.upper() in "RK") or (screens == 1 and p.upper() == "C")):
+                    found.append((r, f))
+                screens += 1
+                if screens == 2:
+                    break
+            r, f = r + dr, f + df
+    # Horses, each with its leg: the point next to the horse towards the king.
+    for dr, df in ((1, 2), (1, -2), (-1, 2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)):
+        r, f = kr + dr, kf + df
+        p = board.get((r, f))
+        leg = (r - dr // 2, f) if abs(dr) == 2 else (r, f - df // 2)
+        if p and enemy(p) and p.upper() == "N" and leg not in board:
+            found.append((r, f))
+    # Pawns: in front of the king from the enemy's side, or beside it.
+    ahead = 1 if red else -1
+    for s in ((kr + ahead, kf), (kr, kf - 1), (kr, kf + 1)):
+        p = board.get(s)
+        if p and enemy(p) and p.upper() == "P":
+            found.append(s)
+    return found
+
+
+ADVISOR = {(0, 3), (0, 5), (1, 4), (2, 3), (2, 5)}
+ELEPHANT = {(0, 2), (0, 6), (2, 0), (2, 4), (2, 8), (4, 2), (4, 6)}
+
+
+def validate(fen):
+    """Problems of a position (empty: a legal Xiangqi position): piece
+    counts, the points kings, advisors, elephants and pawns may stand on,
+    kings facing, the side not to move in check."""
+    board, problems, counts = squares(fen), [], {}
+    for (r, f), p in board.items():
+        counts[p] = counts.get(p, 0) + 1
+        own = r if p.isupper() else 9 - r  # rank from its own side
+        kind, at = p.upper(), "%s%s%d" % (p, "abcdefghi"[f], r)
+        if kind == "K" and not (own <= 2 and 3 <= f <= 5) or kind == "A" and (own, f) not in ADVISOR \
+                or kind == "B" and (own, f) not in ELEPHANT or kind == "P" and (own < 3 or own <= 4 and f % 2):
+            problems.append("bad point " + at)
+    limits = {"K": 1, "A": 2, "B": 2, "N": 2, "R": 2, "C": 2, "P": 5}
+    problems += ["too many " + p for p, n in counts.items() if n > limits[p.upper()]]
+    problems += ["need one " + k for k in "Kk" if counts.get(k) != 1]
+    if problems:
+        return problems
+    red_to_move = fen.split()[1] == "w"
+    # The other king in the list is a facing king.
+    if checkers(board, not red_to_move):
+        problems.append("the side not to move is in check (or the kings face)")
+    return problems
+
+
+def to_iccs(move):
+    """pyffish's move (ranks 1-10) in ICCS (ranks 0-9): `b10c8` -> `b9c7`."""
+    digits = [i for i, ch in enumerate(move) if ch.isalpha()][1]
+    return "%s%d%s%d" % (move[0], int(move[1:digits]) - 1, move[digits], int(move[digits + 1:]) - 1)
+
+
+def perft(fen, depth, moves=()):
+    """Leaf count of the legal move tree, by pyffish's legal move lists."""
+    legal = sf.legal_moves(VARIANT, fen, list(moves))
+    if depth == 1:
+        return len(legal)
+    return sum(perft(fen, depth - 1, moves + (m,)) for m in legal)
+
 
 def build(pieces, side):
     sq = {}
@@ -200,27 +296,23 @@ HEADER = """\
 # %d were written by hand (make_tricky.py); the rest are their colour-flipped copies
 # (ranks mirrored, Red<->Black, side to move swapped: same counts, a symmetry test;
 # their notes name the squares of the original).
-# Counts: Fairy-Stockfish 11.1 (Debian package) 'go perft', via perft_oracle.py;
-# cross-checked with pyffish (depths 1-3) and Sjaak II (all depths; where Sjaak II
-# differs - its known duplicate-interposition bug - the counts were confirmed with
-# xq.py's own move generator; such lines are marked [Sjaak II differs: ...]).
+# Counts: Fairy-Stockfish's move generator (pyffish %s), perft by its legal move lists.
 # Format: FEN;D1 n;D2 n;D3 n;D4 n
 """
 
 
 def collect():
-    rows, seen, bad = [], set(), 0
+    rows, bad = [], 0
     for pcs, side, note, exp in P:
         fen = build(pcs, side)
-        probs = xq.validate_position(fen)
+        probs = validate(fen)
         if probs:
             print("INVALID %s %s" % (fen, probs), file=sys.stderr)
             bad += 1
             continue
-        fen = sf.get_fen(xq.VARIANT, fen, [])
-        b = xq.Board(fen)
-        chk = b.checkers(b.side)
-        legal = set(xq.to_ucci(m) for m in sf.legal_moves(xq.VARIANT, fen, []))
+        fen = sf.get_fen(VARIANT, fen, [])
+        chk = checkers(squares(fen), side == "w")
+        legal = set(to_iccs(m) for m in sf.legal_moves(VARIANT, fen, []))
         errs = []
         if "checkers" in exp and len(chk) != exp["checkers"]:
             errs.append("checkers %d" % len(chk))
@@ -236,50 +328,39 @@ def collect():
         rows.append((fen, note))
     n_hand = len(rows)
     for fen, note in list(rows[:n_hand]):
-        ff = xq.normalize_fen(flip(fen))
-        assert not xq.validate_position(ff), ff
-        rows.append((sf.get_fen(xq.VARIANT, ff, []), "colour-flipped copy of: " + note))
+        ff = flip(fen)
+        assert not validate(ff), ff
+        rows.append((sf.get_fen(VARIANT, ff, []), "colour-flipped copy of: " + note))
+    # A flip can give back an original (a symmetric position): kept once.
     out, keys = [], set()
     for fen, note in rows:
-        k = xq.position_key(fen)
-        if k not in keys:
-            keys.add(k)
+        key = " ".join(fen.split()[:2])
+        if key not in keys:
+            keys.add(key)
             out.append((fen, note))
     return out, n_hand, bad
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("-o", default="chariot-tricky.epd")
-    ap.add_argument("--fsf-only", action="store_true", help="skip the Sjaak II / pyffish cross-checks")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-o", default="chariot-tricky.epd", help="the file to write")
+    ap.add_argument("--max-depth", type=int, default=4, help="count depths 1..N (default 4, as the shipped file)")
     a = ap.parse_args()
     rows, n_hand, bad = collect()
     if bad:
         raise SystemExit("%d positions failed validation / expectations" % bad)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
-    orc = po.Oracles(["fsf"] if a.fsf_only else ["fsf", "sjaak"])
-    lines, total, disagree = [], 0, 0
-    try:
-        for i, (fen, note) in enumerate(rows):
-            t = time.time()
-            if a.fsf_only:
-                res, probs, notes = {d: orc.fsf.perft(fen, d) for d in range(1, 5)}, [], []
-            else:
-                res, probs, notes = po.compute_line(orc, fen, 4, 0, 3, log)
-            if probs:
-                disagree += 1
-                log("DISAGREEMENT %s %s" % (fen, probs))
-            total += sum(res.values())
-            mark = (" [Sjaak II differs: %s]" % ",".join(notes)) if notes else ""
-            lines.append("# %s%s\n%s" % (note, mark, po.fmt_line(fen, res)))
-            log("%d/%d %s %s %.1fs" % (i + 1, len(rows), fen, res, time.time() - t))
-    finally:
-        orc.close()
+    lines, total = [], 0
+    for i, (fen, note) in enumerate(rows):
+        t = time.time()
+        res = [perft(fen, d) for d in range(1, a.max_depth + 1)]
+        total += sum(res)
+        lines.append("# %s\n%s;%s" % (note, fen, ";".join("D%d %d" % (d, n) for d, n in enumerate(res, 1))))
+        log("%d/%d %s %s %.1fs" % (i + 1, len(rows), fen, res, time.time() - t))
     with open(a.o, "w") as f:
-        f.write(HEADER % (len(rows), n_hand))
+        f.write(HEADER % (len(rows), n_hand, ".".join(map(str, sf.version()))))
         f.write("\n".join(lines) + "\n")
-    log("wrote %d positions, %d nodes in all, %d disagreements" % (len(rows), total, disagree))
-    sys.exit(1 if disagree else 0)
+    log("wrote %d positions, %d nodes in all" % (len(rows), total))
 
 
 if __name__ == "__main__":
