@@ -11,11 +11,13 @@
 //! - [`openings`]: opening files (PGN, move lists, FEN, EPD).
 //! - [`stats`]: W/D/L, Elo, LOS, pentanomial counts, SPRT.
 //! - [`runner`]: the schedule, concurrent games, results, resume.
+//! - [`config`]: a match's options checked and made into a [`runner::MatchConfig`].
 //!
 //! Layering: this module uses `position`, `rules`, `record` and `types`;
 //! nothing in the library uses it (only the binary).
 
 pub mod clock;
+pub mod config;
 pub mod game;
 pub mod openings;
 pub mod pgn;
