@@ -53,6 +53,28 @@ pub struct BenchResult {
     pub nps: u64,
 }
 
+impl BenchResult {
+    /// The time, node count and speed lines that both `chariot bench` and
+    /// the protocol's `bench` print (scripts read `Nodes searched`).
+    pub fn count_lines(&self) -> [String; 3] {
+        [
+            format!("Total time (ms) : {}", self.time_ms),
+            format!("Nodes searched  : {}", self.nodes),
+            format!("Nodes/second    : {}", self.nps),
+        ]
+    }
+
+    /// What `chariot bench` prints: the positions and depth, then
+    /// [`BenchResult::count_lines`]. (The protocol says the first two in
+    /// one `info` line.)
+    pub fn report(&self) -> Vec<String> {
+        let mut lines =
+            vec![format!("Positions       : {}", self.positions), format!("Depth           : {}", self.depth)];
+        lines.extend(self.count_lines());
+        lines
+    }
+}
+
 /// Searches every bench position to `depth` with the default evaluation
 /// (the built-in network): the bench signature.
 pub fn run(depth: i32) -> BenchResult {
@@ -110,7 +132,7 @@ fn bench(depth: i32, threads: usize, net: Option<Arc<Network>>, signals: &Signal
             return None;
         }
     }
-    let time_ms = start.elapsed().as_millis() as u64;
+    let time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     Some(BenchResult { positions: POSITIONS.len(), depth, nodes, time_ms, nps: nodes * 1000 / time_ms.max(1) })
 }
 

@@ -256,14 +256,7 @@ impl Engine {
     /// [`Engine::refused_position`]) until the next valid one.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<Option<BadMove>, FenError> {
         self.stop();
-        let base = match fen.map(Position::from_fen) {
-            Some(Err(e)) => {
-                self.refused = Some(e.to_string());
-                return Err(e);
-            }
-            Some(Ok(pos)) => pos,
-            None => Position::startpos(),
-        };
+        let base = Position::from_fen_or_start(fen).inspect_err(|e| self.refused = Some(e.to_string()))?;
         self.refused = None;
         self.position = base;
         self.game = GameHistory::new(base);

@@ -111,6 +111,12 @@ pub fn square_allowed(color: Color, kind: PieceKind, sq: Square) -> bool {
 }
 
 impl Position {
+    /// The position of an optional FEN (`None`: the standard start), as
+    /// the commands and protocol options that take `fen` or `startpos` read it.
+    pub fn from_fen_or_start(fen: Option<&str>) -> Result<Position, FenError> {
+        fen.map_or_else(|| Ok(Position::startpos()), Position::from_fen)
+    }
+
     /// Parses a FEN and checks that the position is legal.
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = text.split_whitespace().collect();

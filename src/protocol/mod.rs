@@ -336,9 +336,9 @@ fn handle(s: &mut Session, command: Command) -> bool {
             start_job(s, "bench", move |out, signals| match bench::run_until(depth, net, signals) {
                 Some(result) => {
                     out.info(&format!("bench positions {} depth {}", result.positions, result.depth));
-                    out.line(&format!("Total time (ms) : {}", result.time_ms));
-                    out.line(&format!("Nodes searched  : {}", result.nodes));
-                    out.line(&format!("Nodes/second    : {}", result.nps));
+                    for line in result.count_lines() {
+                        out.line(&line);
+                    }
                 }
                 None => out.info("bench stopped"),
             });
@@ -482,11 +482,7 @@ fn answer_from_book(s: &mut Session, limits: &Limits, listener: &Arc<ProtocolLis
 }
 
 fn probe(s: &mut Session, fen: Option<&str>, moves: &[String]) {
-    let pos = match fen {
-        Some(f) => Position::from_fen(f),
-        None => Ok(Position::startpos()),
-    };
-    let mut pos = match pos {
+    let mut pos = match Position::from_fen_or_start(fen) {
         Ok(p) => p,
         Err(e) => {
             s.out.info(&format!("probe: bad FEN: {e}"));
