@@ -139,6 +139,20 @@ fn bench(depth: i32, threads: usize, net: Option<Arc<Network>>, signals: &Signal
 #[cfg(test)]
 mod tests {
     #[test]
+    fn the_report_lines_are_the_ones_scripts_read() {
+        let result = super::BenchResult { positions: 30, depth: 9, nodes: 489684, time_ms: 1500, nps: 326456 };
+        let lines = [
+            "Positions       : 30",
+            "Depth           : 9",
+            "Total time (ms) : 1500",
+            "Nodes searched  : 489684",
+            "Nodes/second    : 326456",
+        ];
+        assert_eq!(result.report(), lines);
+        assert_eq!(result.count_lines(), lines[2..]);
+    }
+
+    #[test]
     fn bench_signature_is_deterministic() {
         let a = super::run(5);
         let b = super::run(5);

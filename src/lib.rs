@@ -5,7 +5,7 @@
 //! `protocol` (`book` sits between `rules` and `engine`; `eval` and `nnue`,
 //! the two evaluations, below `search`); `tournament`
 //! (`chariot match`) sits on `rules` and `record` and nothing uses it. The binary
-//! (`main.rs`) is a thin command-line wrapper.
+//! (`main.rs`, its subcommands in `cli/`) is a thin command-line wrapper.
 
 #![forbid(unsafe_code)]
 

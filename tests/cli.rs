@@ -28,6 +28,24 @@ fn help_says_how_to_start_the_engine() {
 }
 
 #[test]
+fn bench_prints_its_five_lines() {
+    let out = chariot(&["bench", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    let labels: Vec<&str> = stdout.lines().map(|l| l.split(" : ").next().unwrap_or(l)).collect();
+    assert_eq!(labels, ["Positions      ", "Depth          ", "Total time (ms)", "Nodes searched ", "Nodes/second   "]);
+    assert!(stdout.contains("Depth           : 1\n"), "{stdout}");
+}
+
+#[test]
+fn the_datagen_help_names_the_page_with_the_format() {
+    let help = text(&chariot(&["help", "datagen"]).stdout);
+    assert!(help.contains("(the format is in docs/training.md)"), "{help}");
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/training.md")).unwrap();
+    assert!(page.contains("File format (`src/datagen/format.rs`)"), "docs/training.md describes the format");
+}
+
+#[test]
 fn perft_refuses_depths_it_cannot_finish() {
     for (depth, reason) in [
         ("100000", "at most 8, got 100000"),

@@ -277,3 +277,12 @@ fn pretty_board_frame_lines_up_with_the_rows() {
         assert!(line.ends_with('|') || line.ends_with('+'), "{line:?}");
     }
 }
+
+#[test]
+fn an_optional_fen_reads_as_that_position_or_the_start() {
+    assert_eq!(Position::from_fen_or_start(None).unwrap(), Position::startpos());
+    let fen = "3k5/9/9/9/9/9/9/3R5/9/4K4 b - - 0 1";
+    assert_eq!(Position::from_fen_or_start(Some(fen)).unwrap(), Position::from_fen(fen).unwrap());
+    assert_eq!(Position::from_fen_or_start(Some("bad")), Err(FenError::RankCount(1)));
+    assert_eq!(Position::from_fen_or_start(Some("")), Err(FenError::Empty));
+}
