@@ -20,6 +20,7 @@
 
 pub mod build;
 pub mod reader;
+pub mod show;
 
 use crate::position::Position;
 use crate::rng::Rng;

@@ -94,33 +94,9 @@ fn run_show(fen: Option<&str>, moves: &[String], file: Option<&str>) -> CommandR
         }
         None => Book::built_in().map_err(|e| format!("the built-in book is unusable: {e}"))?,
     };
-    let found = book.lookup(&pos);
     let mut out = io::stdout().lock();
-    put(&mut out, &format!("position {}", pos.to_fen()))?;
-    let mirror = if found.mirrored { " (found as the mirror image of a book position)" } else { "" };
-    put(&mut out, &format!("key {:016X}{mirror}", pos.key()))?;
-    if found.entries.is_empty() {
-        return Ok(put(&mut out, "no book moves")?);
-    }
-    let total: u64 = found.entries.iter().map(|e| u64::from(e.weight)).sum();
-    put(&mut out, "move  weight  share  games  wins draws losses  pref")?;
-    for e in &found.entries {
-        let share = if total > 0 { 100.0 * f64::from(e.weight) / total as f64 } else { 0.0 };
-        let legal = if pos.check_move(e.mv).is_ok() { "" } else { "  (illegal here: ignored)" };
-        put(
-            &mut out,
-            &format!(
-                "{}  {:>6} {:>5.1}%  {:>5}  {:>4} {:>5} {:>6}  {}{legal}",
-                e.mv,
-                e.weight,
-                share,
-                e.games(),
-                e.wins,
-                e.draws,
-                e.losses,
-                e.preference
-            ),
-        )?;
+    for line in book::show::lines(book, &pos) {
+        put(&mut out, &line)?;
     }
     Ok(())
 }
