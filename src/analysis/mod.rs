@@ -258,3 +258,32 @@ pub fn analyze(record: &GameRecord, limit: SearchLimit, progress: &mut dyn FnMut
     }
     GameAnalysis { record: record.clone(), limit, moves: out }
 }
+
+/// [`analyze`] for each game of `records`, in order: `progress(done)` is
+/// called after each move with the moves analysed so far in all games.
+pub fn analyze_games(records: &[GameRecord], limit: SearchLimit, progress: &mut dyn FnMut(usize)) -> Vec<GameAnalysis> {
+    let mut before = 0;
+    let mut analyses = Vec::with_capacity(records.len());
+    for record in records {
+        analyses.push(analyze(record, limit, &mut |done, _| progress(before + done)));
+        before += record.moves.len();
+    }
+    analyses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_counts_the_moves_of_every_game() {
+        let pgn = "[Event \"a\"]\n\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n\n1. b0c2 *\n";
+        let records = crate::record::read_games(pgn).expect("two games");
+        assert_eq!(records.len(), 2);
+        let mut seen = Vec::new();
+        let analyses = analyze_games(&records, SearchLimit::Depth(1), &mut |done| seen.push(done));
+        assert_eq!(seen, [1, 2, 3]);
+        assert_eq!(analyses.iter().map(|a| a.moves.len()).collect::<Vec<_>>(), [2, 1]);
+        assert_eq!(analyses[1].record, records[1]);
+    }
+}

@@ -84,11 +84,7 @@ pub fn run(args: &AnalyzeArgs) -> CommandResult {
     let style = output::Style { lang, notation };
     let total: usize = games.iter().map(|g| g.moves.len()).sum();
     let mut progress = Progress::new(total, !args.quiet, io::stderr().is_terminal());
-    let mut analyses = Vec::with_capacity(games.len());
-    for game in &games {
-        let before = progress.done;
-        analyses.push(analysis::analyze(game, limit, &mut |done, _| progress.show(before + done)));
-    }
+    let analyses = analysis::analyze_games(&games, limit, &mut |done| progress.show(done));
     progress.finish();
     let text = match args.format {
         FormatArg::Pgn => analyses.iter().map(|a| output::pgn(a, style)).collect::<String>(),
