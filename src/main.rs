@@ -1,5 +1,7 @@
 //! The `chariot` binary: with no arguments it runs the protocol loop on
-//! stdin/stdout; subcommands run perft and other tools.
+//! stdin/stdout; subcommands run perft and other tools. Each subcommand's
+//! arguments and body are in `cli/`; here are only the command list and
+//! the dispatch.
 
 mod cli;
 
