@@ -458,6 +458,14 @@ enum BookAction {
 }
 
 fn main() -> ExitCode {
+    // Before anything else, and in a function of its own so that no
+    // instruction of the rest can run first (see cpu.rs).
+    chariot::cpu::check_or_exit();
+    run()
+}
+
+#[inline(never)]
+fn run() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
     // Each command's errors are printed after its name.
