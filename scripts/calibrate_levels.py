@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Calibrate Chariot's strength levels by playing games (README, "Calibration").
+"""Calibrate Chariot's strength levels by playing games (docs/levels.md, "Calibration").
 
 Plays pairings with `chariot match` (every move checked, games judged by the
 Xiangqi rules), appends one row per pairing to a TSV file, and prints the
@@ -362,7 +362,7 @@ def main():
                    help="the build whose levels play, and that runs the matches (default: target/release/chariot)")
     r.add_argument("--reference-chariot",
                    help="the build that plays the chariot-nN references (default: --chariot). Pin it to one build "
-                        "(the README names it) so that the references stay fixed while the engine changes")
+                        "(docs/levels.md names it) so that the references stay fixed while the engine changes")
     for package, what in REFERENCE_PROGRAMS.values():
         r.add_argument("--" + package, help="the %s program (default: %s on the PATH, else /usr/games/%s)"
                        % (what, package, package))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fit the friendly mode's formula from average centipawn loss to Elo
-(README, "Friendly mode").
+(docs/levels.md, "Friendly mode").
 
 Makes test positions by playing the openings of scripts/openings/ on with
 full-strength Chariot (depth 5), lets every level choose a move in each, and has Chariot's

@@ -215,7 +215,7 @@ impl Engine {
             memory: Arc::new(Mutex::new(GameMemory::default())),
             refused: None,
             network: None,
-            // The built-in network is the default evaluation (README, "NNUE").
+            // The built-in network is the default evaluation (docs/training.md, "The network").
             use_nnue: true,
         };
         // The new table holds nothing to clear.

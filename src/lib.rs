@@ -7,12 +7,11 @@
 //! (`chariot match`) sits on `rules` and `record` and nothing uses it. The binary
 //! (`main.rs`, its subcommands in `cli/`) is a thin command-line wrapper.
 
-#![forbid(unsafe_code)]
-
 pub mod analysis;
 pub mod attacks;
 pub mod bench;
 pub mod book;
+pub mod cpu;
 pub mod datagen;
 pub mod engine;
 pub mod eval;

@@ -82,6 +82,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Before anything else, and in a function of its own so that no
+    // instruction of the rest can run first (see cpu.rs).
+    chariot::cpu::check_or_exit();
+    run()
+}
+
+#[inline(never)]
+fn run() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     // Each command's errors are printed after its name.
     let (command, result) = match Cli::parse().command {

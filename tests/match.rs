@@ -5,7 +5,10 @@
 //! command line (results, PGN, resume, SPRT stop, concurrency, bad input).
 //!
 //! The fakes are small /bin/sh scripts written into a temporary directory;
-//! the only real engine used is Chariot itself.
+//! the only real engine used is Chariot itself. They need a Unix shell, so
+//! this file is built on Unix systems only.
+
+#![cfg(unix)]
 
 use chariot::position::Position;
 use chariot::rules::{GameResult, Reason};

@@ -78,7 +78,7 @@ impl fmt::Debug for Network {
     }
 }
 
-/// The network built into the binary (see `nets/README.md` for how it was
+/// The network built into the binary (see `docs/training.md` and `nets/MANIFEST.md` for how it was
 /// trained).
 static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
     Arc::new(Network::from_bytes(include_bytes!("../../nets/default.nnue")).expect("the embedded network is valid"))

@@ -62,7 +62,7 @@ impl EngineOption {
 
     /// Whether the UCCI handshake announces it. cchess reads a handshake at
     /// about one line per 0.2 s (slower on a loaded machine) and gives up
-    /// after 10 s, so UCCI lists the everyday options only; the rest (README,
+    /// after 10 s, so UCCI lists the everyday options only; the rest (docs/protocols.md,
     /// "Options") stay settable by name.
     pub fn ucci_listed(&self) -> bool {
         self.ucci_name.is_some_and(|n| !UCCI_UNLISTED.contains(&n))
@@ -210,7 +210,7 @@ fn eval_file(s: &mut Session, v: &str) {
         Err(e) => s.out.info(&format!("EvalFile: {e}")),
     }
 }
-/// Accepted so GUIs can set it; it does not change play (see README).
+/// Accepted so GUIs can set it; it does not change play (see docs/protocols.md, "Options").
 fn accepted(_: &mut Session, _: &str) {}
 
 /// UCCI options that work but are not announced (see `ucci_listed`).
@@ -301,7 +301,7 @@ pub static OPTIONS: &[EngineOption] = &[
     },
     EngineOption { uci_name: None, ucci_name: Some("drawoffers"), kind: OptionKind::Check(true), apply: draw_offers },
     EngineOption { uci_name: None, ucci_name: Some("resign"), kind: OptionKind::Check(true), apply: resign },
-    // The evaluation (README, "NNUE").
+    // The evaluation (docs/training.md, "The network").
     EngineOption {
         uci_name: Some("Use NNUE"),
         ucci_name: Some("usennue"),
@@ -314,7 +314,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: OptionKind::Text("<default>"),
         apply: eval_file,
     },
-    // Strength levels (README, "Strength levels").
+    // Strength levels (docs/levels.md).
     EngineOption {
         uci_name: Some("UCI_LimitStrength"),
         ucci_name: Some("limitstrength"),
@@ -345,7 +345,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
         apply: random_seed,
     },
-    // Draw and resign behaviour (README, "Draws and resigning").
+    // Draw and resign behaviour (docs/protocols.md, "Draws and resigning").
     EngineOption {
         uci_name: Some("ResignMode"),
         ucci_name: Some("resignmode"),

@@ -36,7 +36,7 @@
 //! otherwise a draw. The chase test and the detail rules it implements are
 //! described in [`chase`] and [`classify`].
 //!
-//! Rules implemented only in part (see the README section "Rules judge"):
+//! Rules implemented only in part (see docs/judge.md):
 //! the threat test compares single captures (unprotected target, or target
 //! worth more than the attacker), not whole exchange sequences, except the
 //! one that the attacker's king ends by taking back last [3(2), 4(9)];

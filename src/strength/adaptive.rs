@@ -158,7 +158,7 @@ const LOSS_ELO_B: f64 = 1275.0;
 /// The rating that matches an average loss per move (centipawns, by
 /// Chariot's depth-6 judgement): `elo = LOSS_ELO_A - LOSS_ELO_B * ln(1 +
 /// loss / 10)`, clamped to 0..2600. A and B are fitted to the average losses
-/// of Chariot's own levels (`scripts/fit_friendly.py`, README "Friendly
+/// of Chariot's own levels (`scripts/fit_friendly.py`, docs/levels.md, "Friendly
 /// mode").
 pub fn elo_from_average_loss(loss: f64) -> i32 {
     let elo = LOSS_ELO_A - LOSS_ELO_B * (1.0 + loss.max(0.0) / 10.0).ln();

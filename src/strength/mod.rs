@@ -3,7 +3,7 @@
 //! that matches the opponent, and the memory of the game they share with
 //! the resign and draw rules.
 //!
-//! The model (README, "Strength levels"): a level searches with a small node
+//! The model (docs/levels.md): a level searches with a small node
 //! budget and several principal variations, then picks one of those candidate
 //! moves at random, the probability falling off with the move's score loss
 //! (a softmax whose temperature grows as the level drops). Now and then it has
@@ -212,7 +212,7 @@ pub struct Params {
 
 /// One point of the Elo -> parameters curve; values between points are
 /// interpolated (the node budget geometrically). Fitted by
-/// `scripts/calibrate_levels.py` (README, "Calibration").
+/// `scripts/calibrate_levels.py` (docs/levels.md, "Calibration").
 struct Anchor {
     elo: i32,
     nodes: u64,
@@ -222,7 +222,7 @@ struct Anchor {
 
 const ANCHORS: [Anchor; 8] = [
     Anchor { elo: 0, nodes: 60, temperature: 400.0, blind_chance: 0.6 },
-    // Round 8 (README "Calibration"): round 6's curve (64 games a pairing)
+    // Round 8 (docs/levels.md, "Calibration"): round 6's curve (64 games a pairing)
     // and round 7's (32) measured against the pinned references, pooled as
     // points of one strength function along round 6's curve (a weighted
     // quadratic), inverted; 1300 then back near round 6's point, which the
@@ -353,8 +353,7 @@ pub fn play(request: Request, cx: &PlayContext) -> Outcome {
 
     // 2. The inner search: MultiPV, the level's node budget, one thread and
     // the hand-crafted evaluation for a limited level (reproducible with a
-    // seed; the ranks were calibrated with that evaluation, README
-    // "Strength levels").
+    // seed; the ranks were calibrated with that evaluation, docs/levels.md).
     let mut inner_limits = limits.clone();
     if let Some(n) = params.nodes {
         inner_limits.nodes = Some(limits.nodes.map_or(n, |l| l.min(n)));
