@@ -16,6 +16,7 @@ use crate::nnue::Network;
 use crate::position::Position;
 use crate::rules::PathEntry;
 use crate::types::Move;
+use crate::types::score::mated_in;
 use history::ThreadTables;
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -147,24 +148,6 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config { threads: 1, multipv: 1, move_overhead_ms: 30, nnue: None }
-    }
-}
-
-/// A score as a GUI shows it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum DisplayScore {
-    Centipawns(i32),
-    /// Mate in this many moves; negative when the side to move is mated.
-    Mate(i32),
-}
-
-pub fn display_score(score: i32) -> DisplayScore {
-    if score >= MATE_BOUND {
-        DisplayScore::Mate((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        DisplayScore::Mate(-(MATE + score) / 2)
-    } else {
-        DisplayScore::Centipawns(score)
     }
 }
 
@@ -337,10 +320,10 @@ pub fn search(request: Request) -> Outcome {
         .filter(|m| !limits.banmoves.contains(m))
         .collect();
 
-    let mut outcome = Outcome { best: None, ponder: None, score: -MATE, depth: 0, nodes: 0 };
+    let mut outcome = Outcome { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0 };
     if root_moves.is_empty() {
         wait_while_told_to(&ctx);
-        listener.best_move(None, None, -MATE);
+        listener.best_move(None, None, mated_in(0));
         return outcome;
     }
 
@@ -450,25 +433,4 @@ fn ponder_from_tt(root: &Position, best: Move, tt: &TranspositionTable) -> Optio
     child.make_move(best);
     let m = tt.probe(child.key())?.mv?;
     child.check_move(m).ok().map(|_| m)
-}
-
-/// Mate scores are stored relative to the node, not the root.
-pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
 }
