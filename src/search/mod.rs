@@ -8,6 +8,7 @@
 mod history;
 pub mod params;
 mod picker;
+pub mod root;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -19,6 +20,7 @@ use crate::types::Move;
 use crate::types::score::mated_in;
 use history::ThreadTables;
 use params::*;
+pub use root::RootFilter;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -313,12 +315,7 @@ pub fn search(request: Request) -> Outcome {
         finished: AtomicBool::new(false),
     };
 
-    let root_moves: Vec<Move> = root
-        .legal_moves()
-        .into_iter()
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .filter(|m| !limits.banmoves.contains(m))
-        .collect();
+    let root_moves = RootFilter::new(limits).root_moves(root);
 
     let mut outcome = Outcome { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0 };
     if root_moves.is_empty() {
