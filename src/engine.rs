@@ -6,8 +6,7 @@ use crate::book::{self, Book, Entry};
 use crate::nnue::Network;
 use crate::position::{FenError, Position};
 use crate::rng::Rng;
-use crate::rules;
-use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Request, Searcher, Signals};
+use crate::search::{self, Config, GameHistory, Limits, Listener, Outcome, Request, RootFilter, Searcher, Signals};
 use crate::spawn::spawn_or_return;
 use crate::strength::{self, GameMemory, PlayContext};
 use crate::types::Move;
@@ -78,7 +77,7 @@ impl SearchJob {
         // answer with any legal one (the panic itself is reported on stderr
         // by the panic hook).
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
-            let best = fallback_move(&position, &limits);
+            let best = RootFilter::new(&limits).fallback(&game);
             listener.best_move(best, None, 0);
             Outcome { best, ponder: None, score: 0, depth: 0, nodes: 0 }
         });
@@ -315,6 +314,18 @@ impl Engine {
         &self.banmoves
     }
 
+    /// `limits` with the engine's `banmoves` added: the root rule of every
+    /// move chosen here (search, book, fallback).
+    fn with_banmoves(&self, limits: &Limits) -> Limits {
+        let mut limits = limits.clone();
+        for &m in &self.banmoves {
+            if !limits.banmoves.contains(&m) {
+                limits.banmoves.push(m);
+            }
+        }
+        limits
+    }
+
     /// Starts a search in the background. Exactly one `best_move` reaches
     /// the listener for every call. If the system refuses the search thread
     /// (process or memory limit), a shorter search runs on the calling
@@ -323,7 +334,7 @@ impl Engine {
         // The GUI's clock runs from now, not from when the search starts.
         let start = Instant::now();
         self.stop();
-        limits.banmoves.extend(self.banmoves.iter().copied());
+        limits = self.with_banmoves(&limits);
         limits.clock_start = Some(start);
         let signals = Arc::new(Signals::default());
         signals.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -356,7 +367,8 @@ impl Engine {
         self.stop();
         let signals = Signals::default();
         let cx = PlayContext { settings: &self.strength, memory: &self.memory };
-        let outcome = think(self.request(limits, &signals, listener), &cx);
+        let limits = self.with_banmoves(limits);
+        let outcome = think(self.request(&limits, &signals, listener), &cx);
         if let Some(best) = outcome.best {
             self.memory().record_answer(&self.position, best, outcome.score);
         }
@@ -372,7 +384,8 @@ impl Engine {
     /// through `signals.stop`.
     pub fn search_blocking_with(&mut self, limits: &Limits, listener: &dyn Listener, signals: &Signals) -> Outcome {
         self.stop();
-        search::search(self.request(limits, signals, listener))
+        let limits = self.with_banmoves(limits);
+        search::search(self.request(&limits, signals, listener))
     }
 
     /// A search of the current game with the engine's settings and tables.
@@ -567,10 +580,11 @@ impl Engine {
     }
 
     /// A book move for the current position, or `None` with the reasons
-    /// for ignoring book entries. Illegal entries, `banmoves`, moves that
-    /// complete a forbidden repetition and moves outside `searchmoves` are
-    /// never chosen.
-    pub fn book_move(&mut self, searchmoves: &[Move]) -> BookProbe {
+    /// for ignoring book entries. Only a move the root rule allows without a
+    /// search is chosen ([`RootFilter::unsearched_moves`]: legal, within the
+    /// limits' `searchmoves`, not in their or the engine's `banmoves`, not
+    /// completing a forbidden repetition).
+    pub fn book_move(&mut self, limits: &Limits) -> BookProbe {
         let mut probe = BookProbe::default();
         let books: Vec<&Book> = if self.book.files.is_empty() {
             match Book::built_in() {
@@ -594,11 +608,10 @@ impl Engine {
                 Err(why) => probe.notes.push(format!("book entry {} is illegal here ({why}); ignored", e.mv)),
             }
         }
-        candidates.retain(|e| !self.banmoves.contains(&e.mv));
-        candidates.retain(|e| searchmoves.is_empty() || searchmoves.contains(&e.mv));
         if !candidates.is_empty() {
-            let forbidden = rules::forbidden_moves(&self.game.base, &self.game.moves);
-            candidates.retain(|e| !forbidden.contains(&e.mv));
+            let limits = self.with_banmoves(limits);
+            let playable = RootFilter::new(&limits).unsearched_moves(&self.game);
+            candidates.retain(|e| playable.contains(&e.mv));
         }
         let Some(chosen) = book::choose(&candidates, self.book.best_only, &mut self.book.rng).cloned() else {
             return probe;
@@ -644,11 +657,4 @@ const BUILT_IN_NAMES: &[&str] = &["<empty>", "<built-in>", "built-in", "builtin"
 /// friendly mode, randomness or a style is set, else the plain search.
 fn think(request: Request, cx: &PlayContext) -> Outcome {
     if cx.settings.active() { strength::play(request, cx) } else { search::search(request) }
-}
-
-/// A legal move the limits allow, for when the search could not answer.
-fn fallback_move(pos: &Position, limits: &Limits) -> Option<Move> {
-    let allowed =
-        |m: &Move| !limits.banmoves.contains(m) && (limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
-    pos.legal_moves().into_iter().find(allowed)
 }

@@ -314,7 +314,9 @@ fn weighted_choice_through_the_engine_is_seedable() {
         engine.set_own_book(true);
         assert!(engine.set_book_files(&book).unwrap().is_some());
         engine.set_book_seed(seed);
-        (0..1100).map(|_| engine.book_move(&[]).choice.expect("a book move").mv.to_string()).collect::<Vec<_>>()
+        (0..1100)
+            .map(|_| engine.book_move(&Default::default()).choice.expect("a book move").mv.to_string())
+            .collect::<Vec<_>>()
     };
     let first = draw(7);
     assert_eq!(first, draw(7), "same seed, same choices");
@@ -376,5 +378,99 @@ fn books_from_wxf_and_chinese_records_equal_the_iccs_book() {
     let show = chariot(&["book", "show", "--book", dir.join("p.book").to_str().unwrap()]);
     let text = String::from_utf8_lossy(&show.stdout);
     assert!(text.lines().any(|l| l.split_whitespace().take(2).eq(["h2e2", "0"])), "{text}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The book move, the search and the fallback (the move played when the
+/// search cannot answer) follow one root rule: never a move `banmoves`
+/// (in the limits or given to the engine, as UCCI does) or `searchmoves`
+/// refused, and without a search never one completing a forbidden
+/// repetition.
+#[test]
+fn book_and_fallback_never_play_a_refused_move() {
+    use chariot::engine::Engine;
+    use chariot::search::{Limits, RootFilter, Silent};
+    use chariot::types::Move;
+    let dir = temp_dir("refused");
+    let book = build_test_book(&dir);
+    let mut engine = Engine::new();
+    engine.set_own_book(true);
+    engine.set_best_book_move(true);
+    assert!(engine.set_book_files(&book).unwrap().is_some());
+    let moves = |texts: &[&str]| texts.iter().map(|t| Move::parse(t).unwrap()).collect::<Vec<_>>();
+    // (searchmoves, banmoves in the limits, banmoves given to the engine,
+    // the book move expected). The book's moves here: c3c4 (heaviest),
+    // g3g4, h2e2.
+    type Case<'a> = (&'a [&'a str], &'a [&'a str], &'a [&'a str], Option<&'a str>);
+    let cases: [Case; 8] = [
+        (&[], &[], &[], Some("c3c4")),
+        (&[], &["c3c4"], &[], Some("g3g4")),
+        (&[], &[], &["c3c4"], Some("g3g4")),
+        (&[], &["c3c4"], &["g3g4"], Some("h2e2")),
+        (&["h2e2", "h0g2"], &[], &[], Some("h2e2")),
+        (&["c3c4", "g3g4"], &["c3c4"], &[], Some("g3g4")),
+        (&["c3c4"], &[], &["c3c4"], None),
+        (&["h0g2"], &[], &[], None),
+    ];
+    for (searchmoves, banned, engine_banned, expected) in cases {
+        engine.set_position(None, &[]).unwrap();
+        assert!(engine.set_banmoves(engine_banned).is_empty());
+        let limits = Limits { searchmoves: moves(searchmoves), banmoves: moves(banned), ..Limits::default() };
+        let case = format!("searchmoves {searchmoves:?} banmoves {banned:?} engine banmoves {engine_banned:?}");
+        let engine_bans = moves(engine_banned);
+        let refused = |m: Move| {
+            (!searchmoves.is_empty() && !limits.searchmoves.contains(&m))
+                || limits.banmoves.contains(&m)
+                || engine_bans.contains(&m)
+        };
+        let book_move = engine.book_move(&limits).choice.map(|c| c.mv);
+        assert_eq!(book_move.map(|m| m.to_string()).as_deref(), expected, "{case}");
+        // The search keeps to the same rule, the engine's banmoves included.
+        let nothing_allowed = engine.position().legal_moves().into_iter().all(refused);
+        let searched = engine.search_blocking(&Limits { depth: Some(1), ..limits.clone() }, &Silent).best;
+        assert_eq!(searched.is_none(), nothing_allowed, "{case}: {searched:?}");
+        assert!(!searched.is_some_and(refused), "{case}: the search played {searched:?}");
+        // The fallback, with the banmoves the engine adds to a `go`.
+        let mut all_bans = limits.clone();
+        all_bans.banmoves.extend(&engine_bans);
+        let fallback = RootFilter::new(&all_bans).fallback(engine.game());
+        assert_eq!(fallback.is_none(), nothing_allowed, "{case}: {fallback:?}");
+        assert!(!fallback.is_some_and(refused), "{case}: the fallback played {fallback:?}");
+    }
+    // The fallback skips the first legal move once it is banned.
+    engine.set_position(None, &[]).unwrap();
+    let first = engine.position().legal_moves().into_iter().next().unwrap();
+    let limits = Limits { banmoves: vec![first], ..Limits::default() };
+    let fallback = RootFilter::new(&limits).fallback(engine.game()).unwrap();
+    assert_ne!(fallback, first);
+    assert!(engine.position().check_move(fallback).is_ok());
+    // Refusing every move leaves nothing to play, even without a search.
+    let limits = Limits { searchmoves: vec![first], banmoves: vec![first], ..Limits::default() };
+    assert_eq!(RootFilter::new(&limits).fallback(engine.game()), None);
+    assert!(engine.book_move(&limits).choice.is_none());
+
+    // The book's a8a9 would repeat a perpetual check here: neither the
+    // book nor the fallback plays it.
+    engine.set_position(Some(PERPETUAL), &[]).unwrap();
+    assert_eq!(engine.book_move(&Limits::default()).choice.map(|c| c.mv.to_string()).as_deref(), Some("a8a9"));
+    engine.set_position(Some(PERPETUAL), &["a8a9", "e9e8", "a9a8", "e8e9"]).unwrap();
+    assert!(engine.book_move(&Limits::default()).choice.is_none());
+    // The same with colours swapped: a1a0 would repeat Black's perpetual
+    // check. It is generated before the rook's other moves (after the
+    // king's d9d8): with the king's move banned, or searchmoves naming it
+    // and a later move, the fallback takes a later move.
+    let black = "3k5/9/9/9/9/9/9/9/r8/4K4 b - - 0 1";
+    engine.set_position(Some(black), &["a1a0", "e0e1", "a0a1", "e1e0"]).unwrap();
+    let [a1a0, a1b1, d9d8] = ["a1a0", "a1b1", "d9d8"].map(|t| Move::parse(t).unwrap());
+    let legal: Vec<Move> = engine.position().legal_moves().into_iter().collect();
+    let at = |m: Move| legal.iter().position(|&l| l == m).unwrap();
+    assert!(at(d9d8) < at(a1a0) && at(a1a0) < at(a1b1), "{legal:?}");
+    let limits = Limits { banmoves: vec![d9d8], ..Limits::default() };
+    assert_eq!(RootFilter::new(&limits).fallback(engine.game()), Some(a1b1));
+    let limits = Limits { searchmoves: vec![a1a0, a1b1], ..Limits::default() };
+    assert_eq!(RootFilter::new(&limits).fallback(engine.game()), Some(a1b1));
+    // Only the forbidden move allowed: it is what must be played.
+    let limits = Limits { searchmoves: vec![a1a0], ..Limits::default() };
+    assert_eq!(RootFilter::new(&limits).fallback(engine.game()), Some(a1a0));
     std::fs::remove_dir_all(dir).ok();
 }

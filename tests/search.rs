@@ -2,8 +2,8 @@
 //! limits and determinism.
 
 use chariot::engine::Engine;
-use chariot::search::params::MATE_BOUND;
 use chariot::search::{Limits, Silent};
+use chariot::types::score::{MATE_BOUND, mate_in};
 
 fn engine_at(fen: &str, moves: &[&str]) -> Engine {
     let mut e = Engine::new();
@@ -23,7 +23,7 @@ fn finds_mate_in_one() {
     let out = e.search_blocking(&depth(4), &Silent);
     let best = out.best.expect("a move");
     assert!(["a0a9", "a0d0"].contains(&best.to_string().as_str()), "{best}");
-    assert_eq!(out.score, chariot::search::params::MATE - 1);
+    assert_eq!(out.score, mate_in(1));
     let mut after = *e.position();
     after.make_move(best);
     assert!(after.in_check() && after.legal_moves().is_empty());

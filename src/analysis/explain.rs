@@ -18,7 +18,7 @@ use super::MoveAnalysis;
 use super::output::{Lang, format_eval};
 use crate::notation::{Notation, format_line};
 use crate::position::{Position, SEE_VALUE};
-use crate::search::params::{MATE, MATE_BOUND};
+use crate::types::score::{is_loss, is_win, mate_moves};
 use crate::types::{Color, Move, Piece, PieceKind, Square};
 
 /// Material values for counting what a line wins (the king is never taken).
@@ -144,8 +144,8 @@ pub fn explain(a: &MoveAnalysis) -> Explanation {
     // Moves to the mate: the mover's if the best line mates, the
     // opponent's if the played line is mated (plies from the position
     // before the move, an even number, halved).
-    let misses = (best.score >= MATE_BOUND && played.score < best.score).then(|| (MATE - best.score + 1) / 2);
-    let allows = (played.score <= -MATE_BOUND && best.score > played.score).then(|| (MATE + played.score) / 2);
+    let misses = mate_moves(best.score).filter(|_| is_win(best.score) && played.score < best.score);
+    let allows = mate_moves(played.score).filter(|_| is_loss(played.score) && best.score > played.score).map(|m| -m);
     match (misses, allows) {
         (Some(m), a) if a.is_none_or(|a| m <= a) => {
             return Explanation::MissesMate { moves: m, line: best.moves.clone() };
@@ -255,6 +255,7 @@ impl Explanation {
 mod tests {
     use super::*;
     use crate::analysis::{Line, MoveAnalysis, Severity};
+    use crate::types::score::MATE;
 
     fn moves(text: &str) -> Vec<Move> {
         text.split_whitespace().map(|t| Move::parse(t).expect("test move")).collect()

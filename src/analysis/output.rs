@@ -6,7 +6,7 @@ use super::{GameAnalysis, MoveAnalysis, SearchLimit, Severity, SideSummary};
 use crate::notation::{Notation, format_line, format_move};
 use crate::position::Position;
 use crate::rules::GameResult;
-use crate::search::{DisplayScore, display_score};
+use crate::types::score::{DisplayScore, pawns_text};
 use crate::types::{Color, Move};
 use std::fmt::Write;
 
@@ -27,8 +27,8 @@ pub struct Style {
 /// A score in pawns (`+0.35`) or as a mate (`#3`, `#-3`), from the side
 /// the score is for.
 pub fn format_eval(score: i32) -> String {
-    match display_score(score) {
-        DisplayScore::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
+    match DisplayScore::of(score) {
+        DisplayScore::Cp(cp) => pawns_text(cp),
         // Decided on the spot (a repetition the rules forbid): `#+0` won,
         // `#-0` lost.
         DisplayScore::Mate(0) => if score > 0 { "#+0" } else { "#-0" }.to_string(),
@@ -235,8 +235,8 @@ pub fn json_string(text: &str) -> String {
 }
 
 fn json_eval(score_red: i32) -> String {
-    match display_score(score_red) {
-        DisplayScore::Centipawns(cp) => format!("{{\"cp\": {cp}}}"),
+    match DisplayScore::of(score_red) {
+        DisplayScore::Cp(cp) => format!("{{\"cp\": {cp}}}"),
         DisplayScore::Mate(0) => {
             format!("{{\"mate\": 0, \"winner\": \"{}\"}}", if score_red > 0 { "red" } else { "black" })
         }

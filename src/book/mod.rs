@@ -179,37 +179,112 @@ impl Book {
     }
 }
 
-/// Reads a book file. A relative path that does not exist from the working
-/// directory is also tried next to the executable (GUIs start engines in
-/// their own directory).
 /// The largest book file read (the built-in book is well under 1 MB): a
 /// `BookFile` naming a huge file or a device such as `/dev/zero` is refused
 /// instead of read whole.
 pub const MAX_BOOK_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Why a book file could not be read.
+#[derive(Debug)]
+pub enum ReadProblem {
+    Io(std::io::Error),
+    /// A device, pipe or directory (refused before reading: a FIFO would
+    /// block the open, a device may never end).
+    NotRegularFile,
+    /// Over the limit: the size the file system gave (`None`: it grew
+    /// past the limit while being read).
+    TooLarge {
+        bytes: Option<u64>,
+        limit: u64,
+    },
+}
+
+impl fmt::Display for ReadProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadProblem::Io(e) => write!(f, "{e}"),
+            ReadProblem::NotRegularFile => write!(f, "not a regular file"),
+            ReadProblem::TooLarge { bytes: Some(bytes), limit } => {
+                write!(f, "{bytes} bytes, more than the {limit} a book may have")
+            }
+            ReadProblem::TooLarge { bytes: None, limit } => write!(f, "more than the {limit} bytes a book may have"),
+        }
+    }
+}
+
+/// Why [`load_file`] failed; `name` is the file as the user gave it.
+#[derive(Debug)]
+pub enum FileError {
+    Read {
+        name: String,
+        problem: ReadProblem,
+    },
+    /// Not UTF-8 text: the offset of the first byte that is not.
+    NotText {
+        name: String,
+        offset: usize,
+    },
+    /// Text, but not a valid book (the line and why).
+    Unusable {
+        name: String,
+        error: BookError,
+    },
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Read { name, problem } => write!(f, "cannot read book '{name}': {problem}"),
+            FileError::NotText { name, offset } => {
+                write!(f, "book '{name}' is not a Chariot book (not text: byte {offset} is not UTF-8)")
+            }
+            FileError::Unusable { name, error } => write!(f, "book '{name}' is unusable: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Read { problem: ReadProblem::Io(e), .. } => Some(e),
+            FileError::Unusable { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// For callers that report errors as text (the command line).
+impl From<FileError> for String {
+    fn from(e: FileError) -> String {
+        e.to_string()
+    }
+}
+
 /// The bytes of a regular file of at most `limit` bytes. Devices, pipes and
-/// directories are refused before reading (a FIFO would block the open, a
-/// device may never end).
-fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, String> {
+/// directories are refused before reading.
+fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, ReadProblem> {
     use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    let meta = std::fs::metadata(path).map_err(ReadProblem::Io)?;
     if !meta.is_file() {
-        return Err("not a regular file".into());
+        return Err(ReadProblem::NotRegularFile);
     }
     if meta.len() > limit {
-        return Err(format!("{} bytes, more than the {limit} a book may have", meta.len()));
+        return Err(ReadProblem::TooLarge { bytes: Some(meta.len()), limit });
     }
     let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let file = std::fs::File::open(path).map_err(ReadProblem::Io)?;
     // The file may grow after the check: read one byte past the limit at most.
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(ReadProblem::Io)?;
     if bytes.len() as u64 > limit {
-        return Err(format!("more than the {limit} bytes a book may have"));
+        return Err(ReadProblem::TooLarge { bytes: None, limit });
     }
     Ok(bytes)
 }
 
-pub fn load_file(name: &str) -> Result<Book, String> {
+/// Reads a book file. A relative path that does not exist from the working
+/// directory is also tried next to the executable (GUIs start engines in
+/// their own directory).
+pub fn load_file(name: &str) -> Result<Book, FileError> {
     let path = std::path::Path::new(name);
     let beside_exe = || Some(std::env::current_exe().ok()?.parent()?.join(path)).filter(|p| p.exists());
     let path = if path.is_relative() && !path.exists() {
@@ -217,9 +292,16 @@ pub fn load_file(name: &str) -> Result<Book, String> {
     } else {
         path.to_path_buf()
     };
-    let text = read_limited(&path, MAX_BOOK_BYTES).map_err(|e| format!("cannot read book '{name}': {e}"))?;
-    let text = String::from_utf8(text).map_err(|_| format!("book '{name}' is not a Chariot book (not text)"))?;
-    Book::parse(&text).map_err(|e| format!("book '{name}' is unusable: {e}"))
+    let name = name.to_string();
+    let bytes = match read_limited(&path, MAX_BOOK_BYTES) {
+        Ok(bytes) => bytes,
+        Err(problem) => return Err(FileError::Read { name, problem }),
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => return Err(FileError::NotText { name, offset: e.utf8_error().valid_up_to() }),
+    };
+    Book::parse(&text).map_err(|error| FileError::Unusable { name, error })
 }
 
 fn check_header(line: &str) -> Result<(), String> {
@@ -311,6 +393,31 @@ pub fn choose<'a>(candidates: &'a [Entry], best_only: bool, rng: &mut Rng) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_errors_say_which_file_and_what_is_wrong() {
+        let dir = std::env::temp_dir().join(format!("chariot-book-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let binary = dir.join("binary.book");
+        std::fs::write(&binary, b"chariot-book 1\n\xff\xfe").unwrap();
+        let name = binary.to_str().unwrap();
+        let error = load_file(name).unwrap_err();
+        assert!(matches!(error, FileError::NotText { offset: 15, .. }), "{error:?}");
+        assert!(error.to_string().contains(name) && error.to_string().contains("byte 15"), "{error}");
+        let bad_line = dir.join("bad.book");
+        let header = BUILT_IN_TEXT.lines().next().unwrap();
+        std::fs::write(&bad_line, format!("{header}\n0123 h2e2 1 0 0 0\n")).unwrap();
+        let error = load_file(bad_line.to_str().unwrap()).unwrap_err();
+        assert!(matches!(&error, FileError::Unusable { error: BookError { line: 2, .. }, .. }), "{error:?}");
+        assert!(error.to_string().contains("is unusable: line 2: expected 7 fields"), "{error}");
+        let error = load_file(dir.to_str().unwrap()).unwrap_err();
+        assert!(matches!(error, FileError::Read { problem: ReadProblem::NotRegularFile, .. }), "{error:?}");
+        let missing = dir.join("missing.book");
+        let error = load_file(missing.to_str().unwrap()).unwrap_err();
+        assert!(matches!(error, FileError::Read { problem: ReadProblem::Io(_), .. }), "{error:?}");
+        assert!(error.to_string().starts_with("cannot read book '"), "{error}");
+        std::fs::remove_dir_all(dir).ok();
+    }
 
     fn entry(key: u64, mv: &str, weight: u32) -> Entry {
         Entry { key, mv: Move::parse(mv).unwrap(), weight, wins: 1, draws: 0, losses: 0, preference: 1.0 }

@@ -17,7 +17,9 @@
 
 use crate::position::{FenError, Position, board_fen};
 use crate::types::{Bitboard, Color, Move, Piece, Square};
+use std::fmt;
 use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 pub const RECORD_BYTES: usize = 40;
 
@@ -106,25 +108,25 @@ impl Record {
         out
     }
 
-    pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, String> {
+    pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, RecordError> {
         let occupied = u128::from_le_bytes(bytes[0..16].try_into().expect("16 bytes"));
         let nibbles = u128::from_le_bytes(bytes[16..32].try_into().expect("16 bytes"));
         if occupied >> Square::COUNT != 0 || occupied.count_ones() > 32 {
-            return Err("bad occupancy".into());
+            return Err(RecordError::Occupancy);
         }
         let mut board = [None; 90];
         for (count, sq) in Bitboard::from_bits(occupied).iter().enumerate() {
             let index = (nibbles >> (4 * count)) as usize & 15;
-            board[sq.index()] = Some(Piece::all().nth(index).ok_or("bad piece code")?);
+            board[sq.index()] = Some(Piece::all().nth(index).ok_or(RecordError::PieceCode(index as u8))?);
         }
         let mv = u16::from_le_bytes([bytes[36], bytes[37]]);
-        let square = |i: u16| Square::new(i as u8).ok_or("bad move square");
-        let best = Move::new(square(mv % 128)?, square(mv / 128)?).ok_or("bad move")?;
+        let square = |i: u16| Square::new(i as u8).ok_or(RecordError::Move(mv));
+        let best = Move::new(square(mv % 128)?, square(mv / 128)?).ok_or(RecordError::Move(mv))?;
         let outcome = match bytes[38] {
             0 => Outcome::Loss,
             1 => Outcome::Draw,
             2 => Outcome::Win,
-            _ => return Err("bad result".into()),
+            r => return Err(RecordError::Result(r)),
         };
         let flags = bytes[39];
         Ok(Record {
@@ -186,18 +188,97 @@ pub fn open_for_append(path: &std::path::Path) -> io::Result<(std::fs::File, u64
     Ok((file, games))
 }
 
+/// What is wrong with one 40-byte record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// Squares beyond the board, or more than 32 pieces.
+    Occupancy,
+    /// A piece code beyond the 14 pieces.
+    PieceCode(u8),
+    /// The best move's squares (bytes 36-37) are not a move.
+    Move(u16),
+    /// The result byte (38) is not 0, 1 or 2.
+    Result(u8),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Occupancy => write!(f, "bad occupancy"),
+            RecordError::PieceCode(code) => write!(f, "bad piece code {code}"),
+            RecordError::Move(bits) => write!(f, "bad move {bits:#06x}"),
+            RecordError::Result(r) => write!(f, "bad result {r}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Why [`read_file`] failed: the file, and what went wrong with it.
+#[derive(Debug)]
+pub enum FileError {
+    Read {
+        path: PathBuf,
+        error: io::Error,
+    },
+    /// The file does not start with the datagen header.
+    BadHeader {
+        path: PathBuf,
+    },
+    /// Record `number` (1-based, after the header), at byte `offset`.
+    BadRecord {
+        path: PathBuf,
+        number: usize,
+        offset: usize,
+        error: RecordError,
+    },
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Read { path, error } => write!(f, "{}: {error}", path.display()),
+            FileError::BadHeader { path } => write!(f, "{}: not a chariot datagen file (bad header)", path.display()),
+            FileError::BadRecord { path, number, offset, error } => {
+                write!(f, "{}: record {number} (byte {offset}): {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Read { error, .. } => Some(error),
+            FileError::BadRecord { error, .. } => Some(error),
+            FileError::BadHeader { .. } => None,
+        }
+    }
+}
+
+/// For callers that report errors as text (the command line).
+impl From<FileError> for String {
+    fn from(e: FileError) -> String {
+        e.to_string()
+    }
+}
+
 /// Reads every record of a datagen file.
-pub fn read_file(path: &std::path::Path) -> Result<Vec<Record>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_file(path: &Path) -> Result<Vec<Record>, FileError> {
+    let bytes = std::fs::read(path).map_err(|error| FileError::Read { path: path.to_path_buf(), error })?;
     if bytes.len() < RECORD_BYTES || bytes[..RECORD_BYTES] != Record::header() {
-        return Err(format!("{}: not a chariot datagen file (bad header)", path.display()));
+        return Err(FileError::BadHeader { path: path.to_path_buf() });
     }
     bytes[RECORD_BYTES..]
         .chunks_exact(RECORD_BYTES)
         .enumerate()
         .map(|(i, chunk)| {
-            Record::decode(chunk.try_into().expect("record size"))
-                .map_err(|e| format!("{}: record {}: {e}", path.display(), i + 1))
+            Record::decode(chunk.try_into().expect("record size")).map_err(|error| FileError::BadRecord {
+                path: path.to_path_buf(),
+                number: i + 1,
+                offset: RECORD_BYTES * (i + 1),
+                error,
+            })
         })
         .collect()
 }
@@ -243,9 +324,35 @@ mod tests {
     fn corrupt_records_are_refused() {
         let mut bytes = sample("3k5/9/9/9/9/9/9/3R5/9/5K3 b - - 0 1").encode();
         bytes[38] = 7;
-        assert!(Record::decode(&bytes).is_err());
+        assert_eq!(Record::decode(&bytes), Err(RecordError::Result(7)));
         let mut bytes = sample("3k5/9/9/9/9/9/9/3R5/9/5K3 b - - 0 1").encode();
         bytes[15] = 0xff; // squares beyond the board
-        assert!(Record::decode(&bytes).is_err());
+        assert_eq!(Record::decode(&bytes), Err(RecordError::Occupancy));
+        let mut bytes = sample("3k5/9/9/9/9/9/9/3R5/9/5K3 b - - 0 1").encode();
+        bytes[16] = 0x0f; // the first piece's code is 15
+        assert_eq!(Record::decode(&bytes), Err(RecordError::PieceCode(15)));
+    }
+
+    #[test]
+    fn file_errors_name_the_file_the_record_and_its_offset() {
+        let dir = std::env::temp_dir().join(format!("chariot-datagen-format-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data.bin");
+        let good = sample("3k5/9/9/9/9/9/9/3R5/9/5K3 b - - 0 1").encode();
+        let mut bad = good;
+        bad[38] = 9;
+        let bytes: Vec<u8> = [Record::header(), good, bad].concat();
+        std::fs::write(&path, &bytes).unwrap();
+        let error = read_file(&path).unwrap_err();
+        assert!(
+            matches!(error, FileError::BadRecord { number: 2, offset: 80, error: RecordError::Result(9), .. }),
+            "{error:?}"
+        );
+        assert_eq!(error.to_string(), format!("{}: record 2 (byte 80): bad result 9", path.display()));
+        std::fs::write(&path, b"not a datagen file, but long enough for a header").unwrap();
+        assert!(matches!(read_file(&path), Err(FileError::BadHeader { .. })));
+        let error = read_file(&dir.join("missing.bin")).unwrap_err();
+        assert!(matches!(error, FileError::Read { .. }));
+        std::fs::remove_dir_all(dir).ok();
     }
 }

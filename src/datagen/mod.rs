@@ -16,8 +16,8 @@ use crate::position::Position;
 use crate::record::GameRecord;
 use crate::rng::Rng;
 use crate::rules::{GameResult, end_of_game};
-use crate::search::params::MATE_BOUND;
 use crate::search::{Config, GameHistory, Limits, Request, Searcher, Signals, Silent, search};
+use crate::types::score::{is_mate, to_i16};
 use crate::types::{Color, Move};
 use format::{Outcome, Record};
 use std::collections::BTreeMap;
@@ -150,17 +150,19 @@ pub fn play_game(index: u64, options: &Options, searcher: &mut Searcher) -> Game
             // No legal move: the rules above have ended the game already.
             break (GameResult::win_for(!pos.side_to_move()), Ending::Rules);
         };
-        let score = outcome.score.clamp(i16::MIN as i32, i16::MAX as i32);
+        // Stored in 16 bits; the game goes on with the same value.
+        let stored = to_i16(outcome.score);
+        let score = i32::from(stored);
         records.push(Record {
             board: Record::board_of(&pos),
             side: pos.side_to_move(),
-            score: score as i16,
+            score: stored,
             ply: moves.len().min(u16::MAX as usize) as u16,
             best,
             outcome: Outcome::Draw,
             in_check: pos.in_check(),
             capture: pos.is_capture(best),
-            mate_score: score.abs() >= MATE_BOUND,
+            mate_score: is_mate(score),
             game_end: false,
         });
         let red_score = if pos.side_to_move() == Color::Red { score } else { -score };

@@ -52,6 +52,96 @@ const HEADER_BYTES: usize = 16 + 5 * 4;
 /// The size of a file for this build's network shape.
 pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
+/// What is wrong with the bytes of a network file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// Shorter than the header, or not starting with [`MAGIC`].
+    BadMagic,
+    /// Another network shape than this build's.
+    Shape {
+        inputs: u32,
+        hidden: u32,
+    },
+    Quantisation {
+        qa: u32,
+        qb: u32,
+    },
+    /// The scale (bytes 32-35) outside 1..=10000.
+    Scale(u32),
+    /// The file's length, not [`FILE_BYTES`].
+    Size(usize),
+    /// A hidden weight or bias beyond [`MAX_HIDDEN_WEIGHT`]: the first one,
+    /// and its byte offset.
+    HiddenWeight {
+        value: i16,
+        offset: usize,
+    },
+    /// An output weight beyond [`MAX_OUTPUT_WEIGHT`], and its byte offset.
+    OutputWeight {
+        value: i16,
+        offset: usize,
+    },
+    /// The output bias (the last 4 bytes) beyond ±100 pawns of output.
+    OutputBias(i32),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            FormatError::BadMagic => write!(f, "not a Chariot network file (bad magic)"),
+            FormatError::Shape { inputs, hidden } => {
+                write!(f, "network of {inputs} inputs and {hidden} hidden units; this build reads {INPUTS}x{HIDDEN}")
+            }
+            FormatError::Quantisation { qa, qb } => {
+                write!(f, "quantisation QA {qa}, QB {qb}; this build reads QA {QA}, QB {QB}")
+            }
+            FormatError::Scale(scale) => write!(f, "scale {scale} outside 1..=10000"),
+            FormatError::Size(bytes) => write!(f, "{bytes} bytes; a {INPUTS}x{HIDDEN} network has {FILE_BYTES}"),
+            FormatError::HiddenWeight { value, offset } => {
+                write!(f, "a hidden weight beyond ±{MAX_HIDDEN_WEIGHT} ({value} at byte {offset})")
+            }
+            FormatError::OutputWeight { value, offset } => {
+                write!(f, "an output weight beyond ±{MAX_OUTPUT_WEIGHT} ({value} at byte {offset})")
+            }
+            FormatError::OutputBias(_) => write!(f, "output bias beyond ±100 (at byte {})", FILE_BYTES - 4),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Why [`Network::load`] failed: the file, and what went wrong with it.
+#[derive(Debug)]
+pub enum LoadError {
+    Read { path: std::path::PathBuf, error: std::io::Error },
+    Invalid { path: std::path::PathBuf, error: FormatError },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Read { path, error } => write!(f, "{}: {error}", path.display()),
+            LoadError::Invalid { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Read { error, .. } => Some(error),
+            LoadError::Invalid { error, .. } => Some(error),
+        }
+    }
+}
+
+/// For callers that report errors as text (the command line).
+impl From<LoadError> for String {
+    fn from(e: LoadError) -> String {
+        e.to_string()
+    }
+}
+
 /// The input index of `piece` on `sq` as `perspective` sees it.
 #[inline]
 pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
@@ -115,25 +205,23 @@ impl Network {
     }
 
     /// Reads a network file, or says what is wrong with it.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         if bytes.len() < HEADER_BYTES || &bytes[..16] != MAGIC {
-            return Err("not a Chariot network file (bad magic)".into());
+            return Err(FormatError::BadMagic);
         }
         let word = |i: usize| u32::from_le_bytes(bytes[16 + 4 * i..20 + 4 * i].try_into().expect("4 bytes"));
         let (inputs, hidden, qa, qb, scale) = (word(0), word(1), word(2), word(3), word(4));
         if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
-            return Err(format!(
-                "network of {inputs} inputs and {hidden} hidden units; this build reads {INPUTS}x{HIDDEN}"
-            ));
+            return Err(FormatError::Shape { inputs, hidden });
         }
         if (qa as i32, qb as i32) != (QA, QB) {
-            return Err(format!("quantisation QA {qa}, QB {qb}; this build reads QA {QA}, QB {QB}"));
+            return Err(FormatError::Quantisation { qa, qb });
         }
         if !(1..=10_000).contains(&scale) {
-            return Err(format!("scale {scale} outside 1..=10000"));
+            return Err(FormatError::Scale(scale));
         }
         if bytes.len() != FILE_BYTES {
-            return Err(format!("{} bytes; a {INPUTS}x{HIDDEN} network has {FILE_BYTES}", bytes.len()));
+            return Err(FormatError::Size(bytes.len()));
         }
         let mut values = bytes[HEADER_BYTES..FILE_BYTES - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut row = || -> [i16; HIDDEN] { std::array::from_fn(|_| values.next().expect("size checked")) };
@@ -141,15 +229,25 @@ impl Network {
         let hidden_bias = row();
         let output_weights = [row(), row()];
         let output_bias = i32::from_le_bytes(bytes[FILE_BYTES - 4..].try_into().expect("4 bytes"));
-        let too_big = |v: &i16, max: i16| v.unsigned_abs() > max as u16;
-        if hidden_weights.iter().flatten().chain(&hidden_bias).any(|v| too_big(v, MAX_HIDDEN_WEIGHT)) {
-            return Err(format!("a hidden weight beyond ±{MAX_HIDDEN_WEIGHT}"));
+        // The first value beyond `max` and its byte offset, counting `i16`s
+        // from `first_byte`.
+        let beyond = |values: &mut dyn Iterator<Item = &i16>, max: i16, first_byte: usize| {
+            values
+                .enumerate()
+                .find(|(_, v)| v.unsigned_abs() > max as u16)
+                .map(|(i, &value)| (value, first_byte + 2 * i))
+        };
+        if let Some((value, offset)) =
+            beyond(&mut hidden_weights.iter().flatten().chain(&hidden_bias), MAX_HIDDEN_WEIGHT, HEADER_BYTES)
+        {
+            return Err(FormatError::HiddenWeight { value, offset });
         }
-        if output_weights.iter().flatten().any(|v| too_big(v, MAX_OUTPUT_WEIGHT)) {
-            return Err(format!("an output weight beyond ±{MAX_OUTPUT_WEIGHT}"));
+        let output_start = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN);
+        if let Some((value, offset)) = beyond(&mut output_weights.iter().flatten(), MAX_OUTPUT_WEIGHT, output_start) {
+            return Err(FormatError::OutputWeight { value, offset });
         }
         if output_bias.unsigned_abs() > (QA * QB * 100) as u32 {
-            return Err("output bias beyond ±100".into());
+            return Err(FormatError::OutputBias(output_bias));
         }
         Ok(Network { hidden_weights, hidden_bias, output_weights, output_bias, scale: scale as i32 })
     }
@@ -170,9 +268,9 @@ impl Network {
     }
 
     /// Reads a network file from disk.
-    pub fn load(path: &std::path::Path) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn load(path: &std::path::Path) -> Result<Network, LoadError> {
+        let bytes = std::fs::read(path).map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+        Network::from_bytes(&bytes).map_err(|error| LoadError::Invalid { path: path.to_path_buf(), error })
     }
 
     /// The evaluation in centipawns from the side to move's point of view.
@@ -364,6 +462,29 @@ mod tests {
         let mut weight = good.clone();
         weight[HEADER_BYTES..HEADER_BYTES + 2].copy_from_slice(&i16::MAX.to_le_bytes());
         assert!(Network::from_bytes(&weight).is_err());
+    }
+
+    #[test]
+    fn errors_name_the_problem_and_where() {
+        let good = random_network(4).to_bytes();
+        assert_eq!(Network::from_bytes(b"chariot"), Err(FormatError::BadMagic));
+        assert_eq!(Network::from_bytes(&good[..good.len() - 1]), Err(FormatError::Size(FILE_BYTES - 1)));
+        let mut hidden = good.clone();
+        hidden[20] = 1; // hidden size 128 -> 1
+        assert_eq!(Network::from_bytes(&hidden), Err(FormatError::Shape { inputs: INPUTS as u32, hidden: 1 }));
+        let mut weight = good.clone();
+        let at = HEADER_BYTES + 2 * 1000;
+        weight[at..at + 2].copy_from_slice(&(-2000i16).to_le_bytes());
+        let error = Network::from_bytes(&weight).unwrap_err();
+        assert_eq!(error, FormatError::HiddenWeight { value: -2000, offset: at });
+        assert!(error.to_string().contains(&format!("-2000 at byte {at}")), "{error}");
+        let mut output = good.clone();
+        output[FILE_BYTES - 6..FILE_BYTES - 4].copy_from_slice(&500i16.to_le_bytes());
+        assert_eq!(Network::from_bytes(&output), Err(FormatError::OutputWeight { value: 500, offset: FILE_BYTES - 6 }));
+        let missing = std::path::Path::new("/nonexistent/chariot.nnue");
+        let error = Network::load(missing).unwrap_err();
+        assert!(matches!(error, LoadError::Read { .. }));
+        assert!(error.to_string().starts_with("/nonexistent/chariot.nnue: "), "{error}");
     }
 
     /// Random games (captures and both colours to move): the accumulator

@@ -447,7 +447,7 @@ fn new_listener(s: &Session, pos: Position, draw_offered: bool) -> ProtocolListe
 /// depth-0 `info` line with the move as PV (GUIs that show or adjudicate
 /// by score get one), then `bestmove`. Returns whether it answered.
 fn answer_from_book(s: &mut Session, limits: &Limits, listener: &Arc<ProtocolListener>) -> bool {
-    let probe = s.engine.book_move(&limits.searchmoves);
+    let probe = s.engine.book_move(limits);
     for note in &probe.notes {
         s.out.info(note);
     }

@@ -3,9 +3,9 @@
 use super::{Dialect, Output};
 use crate::engine::Engine;
 use crate::position::Position;
-use crate::search::params::MATE_BOUND;
-use crate::search::{Bound, DisplayScore, Iteration, Listener, display_score};
+use crate::search::{Bound, Iteration, Listener};
 use crate::types::Move;
+use crate::types::score::{DisplayScore, is_loss, is_win};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -160,7 +160,7 @@ impl ProtocolListener {
 
     fn should_resign(&self, score: i32) -> bool {
         let p = &self.policy;
-        let mated = score <= -MATE_BOUND;
+        let mated = is_loss(score);
         match p.resign_mode {
             ResignMode::Never => false,
             ResignMode::Mated => mated,
@@ -182,10 +182,10 @@ fn pv_text(pv: &[Move]) -> String {
 
 /// Win/draw/loss per mille from a score (a logistic model of the score).
 pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if score >= MATE_BOUND {
+    if is_win(score) {
         return (1000, 0, 0);
     }
-    if score <= -MATE_BOUND {
+    if is_loss(score) {
         return (0, 0, 1000);
     }
     let f = |x: f64| 1000.0 / (1.0 + ((150.0 - x) / 70.0).exp());
@@ -198,8 +198,8 @@ impl Listener for ProtocolListener {
     fn iteration(&self, it: &Iteration) {
         match self.dialect {
             Dialect::Uci => {
-                let score = match display_score(it.score) {
-                    DisplayScore::Centipawns(cp) => format!("cp {cp}"),
+                let score = match DisplayScore::of(it.score) {
+                    DisplayScore::Cp(cp) => format!("cp {cp}"),
                     DisplayScore::Mate(m) => format!("mate {m}"),
                 };
                 let bound = match it.bound {

@@ -53,7 +53,7 @@ pub mod explain;
 
 pub use classify::{CycleAnalysis, Detail, Effect, MoveClass, Pattern, analyze_cycle};
 
-use crate::position::Position;
+use crate::position::{MoveError, Position};
 use crate::types::{Color, Move};
 use std::fmt;
 
@@ -201,15 +201,39 @@ pub struct GameReport {
     pub repetition: Option<Repetition>,
 }
 
+/// Why a game cannot be judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JudgeError {
+    /// Move number `number` (1-based) cannot be played.
+    IllegalMove { number: usize, mv: Move, reason: MoveError },
+}
+
+impl fmt::Display for JudgeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JudgeError::IllegalMove { number, mv, reason } => write!(f, "move {number} '{mv}' is illegal: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for JudgeError {}
+
+/// For callers that report errors as text (the command line).
+impl From<JudgeError> for String {
+    fn from(e: JudgeError) -> String {
+        e.to_string()
+    }
+}
+
 /// Judges the game of `moves` played from `base` (the result at the first
 /// moment the rules end it; the moves after it are checked for legality
 /// but not judged). Err names the first illegal move.
-pub fn judge_game(base: &Position, moves: &[Move]) -> Result<GameReport, String> {
+pub fn judge_game(base: &Position, moves: &[Move]) -> Result<GameReport, JudgeError> {
     let mut positions = Vec::with_capacity(moves.len() + 1);
     positions.push(*base);
     for (i, &m) in moves.iter().enumerate() {
         let mut next = positions[i];
-        next.check_move(m).map_err(|e| format!("move {} '{}' is illegal: {}", i + 1, m, e))?;
+        next.check_move(m).map_err(|reason| JudgeError::IllegalMove { number: i + 1, mv: m, reason })?;
         next.make_move(m);
         positions.push(next);
     }
@@ -362,6 +386,14 @@ mod tests {
         assert_eq!(judge_cycle(&cycle), CycleVerdict::Draw);
         let cycle = [e(true), e(true), e(true), e(true), e(true)];
         assert_eq!(judge_cycle(&cycle), CycleVerdict::Draw, "both check perpetually");
+    }
+
+    #[test]
+    fn an_illegal_move_is_named_by_number() {
+        let moves = [Move::parse("h2e2").unwrap(), Move::parse("h2e2").unwrap()];
+        let error = judge_game(&Position::startpos(), &moves).unwrap_err();
+        assert_eq!(error, JudgeError::IllegalMove { number: 2, mv: moves[1], reason: MoveError::NoPiece });
+        assert!(error.to_string().starts_with("move 2 'h2e2' is illegal: "), "{error}");
     }
 
     #[test]

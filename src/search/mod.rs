@@ -8,6 +8,7 @@
 mod history;
 pub mod params;
 mod picker;
+pub mod root;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -16,8 +17,10 @@ use crate::nnue::Network;
 use crate::position::Position;
 use crate::rules::PathEntry;
 use crate::types::Move;
+use crate::types::score::mated_in;
 use history::ThreadTables;
 use params::*;
+pub use root::RootFilter;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -147,24 +150,6 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config { threads: 1, multipv: 1, move_overhead_ms: 30, nnue: None }
-    }
-}
-
-/// A score as a GUI shows it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum DisplayScore {
-    Centipawns(i32),
-    /// Mate in this many moves; negative when the side to move is mated.
-    Mate(i32),
-}
-
-pub fn display_score(score: i32) -> DisplayScore {
-    if score >= MATE_BOUND {
-        DisplayScore::Mate((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        DisplayScore::Mate(-(MATE + score) / 2)
-    } else {
-        DisplayScore::Centipawns(score)
     }
 }
 
@@ -330,17 +315,12 @@ pub fn search(request: Request) -> Outcome {
         finished: AtomicBool::new(false),
     };
 
-    let root_moves: Vec<Move> = root
-        .legal_moves()
-        .into_iter()
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .filter(|m| !limits.banmoves.contains(m))
-        .collect();
+    let root_moves = RootFilter::new(limits).root_moves(root);
 
-    let mut outcome = Outcome { best: None, ponder: None, score: -MATE, depth: 0, nodes: 0 };
+    let mut outcome = Outcome { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0 };
     if root_moves.is_empty() {
         wait_while_told_to(&ctx);
-        listener.best_move(None, None, -MATE);
+        listener.best_move(None, None, mated_in(0));
         return outcome;
     }
 
@@ -450,25 +430,4 @@ fn ponder_from_tt(root: &Position, best: Move, tt: &TranspositionTable) -> Optio
     child.make_move(best);
     let m = tt.probe(child.key())?.mv?;
     child.check_move(m).ok().map(|_| m)
-}
-
-/// Mate scores are stored relative to the node, not the root.
-pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
 }

@@ -1,10 +1,8 @@
 //! Search constants, named in one place.
 
 pub const MAX_PLY: usize = 128;
-pub const INFINITE: i32 = 32_000;
-pub const MATE: i32 = 30_000;
-/// Scores at or beyond this are mates found within the search horizon.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 * 2;
+// Every mate the search can find must read as one (`types::score`).
+const _: () = assert!(2 * MAX_PLY as i32 <= crate::types::score::MAX_MATE_PLIES);
 
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_DELTA: i32 = 30;

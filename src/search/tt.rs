@@ -7,6 +7,7 @@
 //! 64-byte clusters of four, one cache line per probe.
 
 use crate::types::Move;
+use crate::types::score::to_i16;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -21,7 +22,7 @@ pub enum Bound {
 pub struct TtData {
     pub mv: Option<Move>,
     /// Score as stored (mate scores relative to the stored node; see
-    /// `search::score_from_tt`).
+    /// `types::score::from_tt`).
     pub score: i32,
     pub eval: i32,
     pub depth: i32,
@@ -41,8 +42,8 @@ const CLUSTER_BYTES: usize = CLUSTER_WORDS * 8;
 // Data layout: move 16 | score 16 | eval 16 | depth 8 | generation 6 + bound 2.
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     let m = mv.map_or(0, |m| m.bits()) as u64;
-    let s = (score as i16) as u16 as u64;
-    let e = (eval as i16) as u16 as u64;
+    let s = to_i16(score) as u16 as u64;
+    let e = to_i16(eval) as u16 as u64;
     let d = (depth.clamp(-1, 254) + 1) as u64;
     let gb = ((generation as u64 & 0x3F) << 2) | bound as u64;
     m | s << 16 | e << 32 | d << 48 | gb << 56

@@ -4,12 +4,15 @@
 use super::history::{ThreadTables, piece_to};
 use super::params::*;
 use super::picker::{Earlier, MovePicker, mvv_lva};
-use super::{Context, GameHistory, Iteration, score_from_tt, score_to_tt};
+use super::{Context, GameHistory, Iteration};
 use crate::eval;
 use crate::nnue::Accumulator;
 use crate::position::{Position, SEE_VALUE};
 use crate::rules::{CycleVerdict, PathEntry, judge_cycle, judge_cycle_full};
 use crate::search::tt::Bound;
+use crate::types::score::{
+    INFINITE, clamp_eval, from_tt, is_loss, is_mate, is_win, mate_in, mate_plies, mated_in, to_tt,
+};
 use crate::types::{Move, MoveList, PieceKind};
 use std::sync::atomic::Ordering;
 
@@ -205,7 +208,7 @@ impl<'a> Worker<'a> {
             Some(net) => {
                 // Debug builds check the incremental updates.
                 debug_assert_eq!(self.accumulators[ply], Accumulator::refresh(net, pos), "ply {ply}");
-                net.evaluate(&self.accumulators[ply], pos.side_to_move()).clamp(1 - MATE_BOUND, MATE_BOUND - 1)
+                clamp_eval(net.evaluate(&self.accumulators[ply], pos.side_to_move()))
             }
             None => eval::evaluate(pos),
         }
@@ -240,7 +243,7 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) {
                     (prev - delta, prev + delta)
                 } else {
                     (-INFINITE, INFINITE)
@@ -275,7 +278,7 @@ impl<'a> Worker<'a> {
                 // Keep the root in the TT too (for `probe` and the next move).
                 let best = &self.root_moves[0];
                 let eval = if root.in_check() { 0 } else { self.evaluate(&root, 0) };
-                self.ctx.tt.store(root.key(), Some(best.mv), score_to_tt(best.score, 0), eval, depth, Bound::Exact);
+                self.ctx.tt.store(root.key(), Some(best.mv), to_tt(best.score, 0), eval, depth, Bound::Exact);
                 for pv_idx in 0..multipv {
                     self.report(depth, pv_idx, None);
                 }
@@ -297,7 +300,7 @@ impl<'a> Worker<'a> {
     fn should_stop_after_iteration(&self, depth: i32) -> bool {
         let best = self.root_moves[0].score;
         if let Some(n) = self.ctx.mate_limit
-            && best >= MATE - 2 * n as i32
+            && best >= mate_in(2 * n as usize)
         {
             return true;
         }
@@ -312,7 +315,9 @@ impl<'a> Worker<'a> {
         // A mate searched this far past its distance stays: the iterations
         // after it take no time, but each prints lines the GUI must read
         // (127 of them cost a loaded referee 150 ms).
-        if best.abs() >= MATE_BOUND && depth >= 2 * (MATE - best.abs()) + MATE_STOP_EXTRA_DEPTH {
+        if let Some(plies) = mate_plies(best)
+            && depth >= 2 * plies + MATE_STOP_EXTRA_DEPTH
+        {
             return true;
         }
         // Time spent pondering counts as thinking already done, so measure
@@ -474,8 +479,8 @@ impl<'a> Worker<'a> {
                 }
                 return Some(match verdict {
                     CycleVerdict::Draw => 0,
-                    CycleVerdict::SideToMoveWins => MATE - ply as i32,
-                    CycleVerdict::SideToMoveLoses => -MATE + ply as i32,
+                    CycleVerdict::SideToMoveWins => mate_in(ply),
+                    CycleVerdict::SideToMoveLoses => mated_in(ply),
                 });
             }
             back += 2;
@@ -538,8 +543,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -552,7 +557,7 @@ impl<'a> Worker<'a> {
             && !pv_node
             && t.depth >= depth
         {
-            let s = score_from_tt(t.score, ply);
+            let s = from_tt(t.score, ply);
             let usable = match t.bound {
                 Bound::Exact => true,
                 Bound::Lower => s >= beta,
@@ -568,13 +573,13 @@ impl<'a> Worker<'a> {
         let raw_eval = if in_check {
             -INFINITE
         } else {
-            tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| self.evaluate(pos, ply), |t| t.eval)
+            tt.filter(|t| !is_mate(t.eval)).map_or_else(|| self.evaluate(pos, ply), |t| t.eval)
         };
         let static_eval = if in_check { -INFINITE } else { self.tables.corrected_eval(pos, raw_eval) };
         self.static_evals[ply] = static_eval;
         let improving = ply >= 2 && !in_check && static_eval > self.static_evals[ply - 2];
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && !is_mate(beta) {
             // 5. Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta {
                 return static_eval;
@@ -598,7 +603,7 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
+                    return if is_win(s) { beta } else { s };
                 }
             }
         }
@@ -620,7 +625,7 @@ impl<'a> Worker<'a> {
 
             // 8. Shallow-depth pruning once a real score is in hand. Move
             // count pruning drops all later quiets, checks included.
-            if !pv_node && !in_check && best_score > -MATE_BOUND {
+            if !pv_node && !in_check && !is_loss(best_score) {
                 if !capture {
                     let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
@@ -710,7 +715,7 @@ impl<'a> Worker<'a> {
         if searched == 0 {
             // No legal move (pruning needs a searched move first):
             // checkmate and stalemate both lose.
-            return -MATE + ply as i32;
+            return mated_in(ply);
         }
 
         // 11. Store.
@@ -731,13 +736,13 @@ impl<'a> Worker<'a> {
             Bound::Lower => best_score > static_eval,
             Bound::Upper => best_score < static_eval,
         };
-        if !in_check && !decided_by_capture && beyond_eval && best_score.abs() < MATE_BOUND {
+        if !in_check && !decided_by_capture && beyond_eval && !is_mate(best_score) {
             self.tables.update_correction(pos, static_eval, best_score, depth);
         }
         let eval_to_store = if in_check { 0 } else { raw_eval };
-        let path_dependent = self.rule_verdicts != verdicts_before && best_score.abs() >= MATE_BOUND;
+        let path_dependent = self.rule_verdicts != verdicts_before && is_mate(best_score);
         if !path_dependent {
-            self.ctx.tt.store(key, best_move, score_to_tt(best_score, ply), eval_to_store, depth, bound);
+            self.ctx.tt.store(key, best_move, to_tt(best_score, ply), eval_to_store, depth, bound);
         }
         best_score
     }
@@ -818,7 +823,7 @@ impl<'a> Worker<'a> {
         let key = pos.key();
         let tt = self.ctx.tt.probe(key);
         if let Some(t) = tt {
-            let s = score_from_tt(t.score, ply);
+            let s = from_tt(t.score, ply);
             let usable = match t.bound {
                 Bound::Exact => true,
                 Bound::Lower => s >= beta,
@@ -832,11 +837,11 @@ impl<'a> Worker<'a> {
         let (stand_pat, raw_eval) = if in_check {
             (-INFINITE, 0)
         } else {
-            let raw_eval = tt.filter(|t| t.eval.abs() < MATE_BOUND).map_or_else(|| self.evaluate(pos, ply), |t| t.eval);
+            let raw_eval = tt.filter(|t| !is_mate(t.eval)).map_or_else(|| self.evaluate(pos, ply), |t| t.eval);
             let stand_pat = self.tables.corrected_eval(pos, raw_eval);
             if stand_pat >= beta {
                 if tt.is_none() {
-                    self.ctx.tt.store(key, None, score_to_tt(stand_pat, ply), raw_eval, -1, Bound::Lower);
+                    self.ctx.tt.store(key, None, to_tt(stand_pat, ply), raw_eval, -1, Bound::Lower);
                 }
                 return stand_pat;
             }
@@ -878,7 +883,7 @@ impl<'a> Worker<'a> {
             }
         }
         if in_check && searched == 0 {
-            return -MATE + ply as i32;
+            return mated_in(ply);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -888,7 +893,7 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         let eval = if in_check { 0 } else { raw_eval };
-        self.ctx.tt.store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
+        self.ctx.tt.store(key, best_move, to_tt(best, ply), eval, 0, bound);
         best
     }
 }

@@ -21,8 +21,9 @@ pub use choose::{allows_mate_in_one, exposure};
 
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::search::{self, Config, Iteration, Limits, Listener, Outcome, Request, Signals, params::MATE};
+use crate::search::{self, Config, Iteration, Limits, Listener, Outcome, Request, Signals};
 use crate::types::Move;
+use crate::types::score::mated_in;
 use choose::{Line, Pick};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -370,7 +371,7 @@ pub fn play(request: Request, cx: &PlayContext) -> Outcome {
         relayed_search(Request { limits: &inner_limits, config: &inner_config, listener: &collector, ..request });
     let Some(search_best) = inner.best else {
         wait_while_told_to(limits, signals);
-        listener.best_move(None, None, -MATE);
+        listener.best_move(None, None, mated_in(0));
         return inner;
     };
 

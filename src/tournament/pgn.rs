@@ -7,6 +7,7 @@ use super::game::{Game, MoveInfo};
 use super::process::Score;
 use crate::position::Position;
 use crate::types::Color;
+use crate::types::score::pawns_text;
 
 /// Tags that every game of a match shares.
 #[derive(Clone, Debug, Default)]
@@ -73,7 +74,7 @@ pub fn write_game(game: &Game, number: usize, tags: &MatchTags) -> String {
 /// and GUIs write it; `+M5` for a mate).
 pub fn move_comment(info: &MoveInfo) -> String {
     let mut text = match info.score {
-        Some(Score::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Some(Score::Cp(cp)) => pawns_text(cp),
         Some(Score::Mate(m)) if m > 0 => format!("+M{m}"),
         Some(Score::Mate(m)) => format!("-M{}", -m),
         None => String::new(),

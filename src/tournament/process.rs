@@ -11,6 +11,7 @@ mod xboard;
 use super::clock::TimeControl;
 use super::spec::{EngineSpec, Protocol, RankBase, TimeUnit};
 use crate::position::Position;
+use crate::types::score::MATE;
 use crate::types::{Color, Move, Square};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -48,8 +49,8 @@ impl Score {
     pub fn as_cp(self) -> i32 {
         match self {
             Score::Cp(cp) => cp,
-            Score::Mate(m) if m > 0 => 30_000 - m,
-            Score::Mate(m) => -30_000 - m,
+            Score::Mate(m) if m > 0 => MATE - m,
+            Score::Mate(m) => -MATE - m,
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::eval::params::{KING_DANGER_DIVISOR, PHASE_MAX, WEIGHTS, Weights};
 use crate::eval::{KingInputs, Trace, terms_traced};
 use crate::rng::Rng;
 use crate::types::Color;
+use std::fmt;
 
 /// How a weight enters the model.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -433,12 +434,50 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: imp
     })
 }
 
+/// Why the weights cannot be written into a `params.rs` text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamsError {
+    /// No field line `    name: type = ...` for this weight.
+    WeightNotFound { name: String },
+    /// The weight's line (1-based) has no ` = ` after the name.
+    NoValue { name: String, line: usize },
+    /// No `;` outside brackets ends the value that starts on `line`.
+    Unterminated { name: String, line: usize },
+}
+
+impl fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamsError::WeightNotFound { name } => write!(f, "weight '{name}' not found"),
+            ParamsError::NoValue { name, line } => write!(f, "line {line}: no ' = ' after weight '{name}'"),
+            ParamsError::Unterminated { name, line } => write!(f, "line {line}: no ';' ends weight '{name}'"),
+        }
+    }
+}
+
+impl std::error::Error for ParamsError {}
+
+/// For callers that report errors as text (the command line).
+impl From<ParamsError> for String {
+    fn from(e: ParamsError) -> String {
+        e.to_string()
+    }
+}
+
 /// Where the value of weight `name` is in `source` (the text of
 /// `eval/params.rs`): from after `name: type = ` to the `;` that ends it
 /// (the first one outside brackets).
-fn value_span(source: &str, name: &str) -> Result<std::ops::Range<usize>, String> {
-    let start = source.find(&format!("\n    {name}: ")).ok_or_else(|| format!("weight '{name}' not found"))?;
-    let value_start = start + source[start..].find(" = ").ok_or("no ' = ' after a weight")? + 3;
+fn value_span(source: &str, name: &str) -> Result<std::ops::Range<usize>, ParamsError> {
+    let start = source
+        .find(&format!("\n    {name}: "))
+        .ok_or_else(|| ParamsError::WeightNotFound { name: name.to_string() })?
+        + 1;
+    let line = source[..start].lines().count() + 1;
+    // ` = ` on the weight's own line.
+    let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+    let equals =
+        source[start..line_end].find(" = ").ok_or_else(|| ParamsError::NoValue { name: name.to_string(), line })?;
+    let value_start = start + equals + 3;
     let mut depth = 0i32;
     for (i, c) in source[value_start..].char_indices() {
         match c {
@@ -448,17 +487,17 @@ fn value_span(source: &str, name: &str) -> Result<std::ops::Range<usize>, String
             _ => {}
         }
     }
-    Err(format!("no ';' ends weight '{name}'"))
+    Err(ParamsError::Unterminated { name: name.to_string(), line })
 }
 
 /// `source` (the text of `eval/params.rs`) with every weight's value
 /// replaced by the one in `w`; the comments and layout around them stay.
-pub fn rewrite_params(source: &str, w: &Weights) -> Result<String, String> {
+pub fn rewrite_params(source: &str, w: &Weights) -> Result<String, ParamsError> {
     let mut out = source.to_string();
     for line in w.to_source().lines() {
-        // "    name: type = value;"
-        let name = line.trim_start().split(':').next().ok_or("unexpected to_source output")?;
-        let (_, value) = line.split_once(" = ").ok_or("unexpected to_source output")?;
+        // "    name: type = value;", as `to_source` writes every weight.
+        let name = line.trim_start().split(':').next().expect("to_source names each weight");
+        let (_, value) = line.split_once(" = ").expect("to_source gives each weight a value");
         let span = value_span(&out, name)?;
         out.replace_range(span, &layout(value.trim_end_matches(';')));
     }
@@ -574,5 +613,24 @@ mod tests {
         assert_eq!(rewrite_params(&rewritten, &fit.weights).unwrap(), rewritten);
         let docs = |text: &str| text.lines().filter(|l| l.trim_start().starts_with("///")).count();
         assert_eq!(docs(&rewritten), docs(source));
+    }
+
+    #[test]
+    fn a_broken_params_file_is_refused_with_the_weight_and_line() {
+        let source = include_str!("../eval/params.rs");
+        let name = WEIGHTS.to_source().lines().next().unwrap().trim_start().split(':').next().unwrap().to_string();
+        let field = format!("\n    {name}: ");
+        // The newlines up to and including the one before the field, plus one.
+        let line = source[..=source.find(&field).unwrap()].matches('\n').count() + 1;
+        let missing = source.replace(&field, "\n    renamed_weight: ");
+        assert_eq!(rewrite_params(&missing, &WEIGHTS), Err(ParamsError::WeightNotFound { name: name.clone() }));
+        // The field's value cut off before its `;` (the file ends there).
+        let at = source.find(&field).unwrap();
+        let cut = &source[..at + field.len() + source[at + field.len()..].find(" = ").unwrap() + 4];
+        let error = rewrite_params(cut, &WEIGHTS).unwrap_err();
+        assert_eq!(error, ParamsError::Unterminated { name: name.clone(), line });
+        assert_eq!(error.to_string(), format!("line {line}: no ';' ends weight '{name}'"));
+        let no_value = source.replacen(&field, &format!("{field}\n"), 1);
+        assert_eq!(rewrite_params(&no_value, &WEIGHTS), Err(ParamsError::NoValue { name, line }));
     }
 }
