@@ -24,6 +24,7 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod spawn;
 pub mod strength;
 pub mod tournament;

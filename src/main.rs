@@ -79,6 +79,10 @@ enum Command {
     /// progress on stderr, games as PGN. Bad options, an engine that does
     /// not start or a bad openings file: a message, exit code 2.
     Match(Box<cli::matches::MatchArgs>),
+    /// The board in the browser: play against any level, analyse, load
+    /// games. Serves one page on http://127.0.0.1:PORT/ (the page is part of
+    /// the binary; nothing is fetched from the internet).
+    Serve(cli::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,6 +114,7 @@ fn run() -> ExitCode {
         Some(Command::TrainNnue(args)) => ("chariot train-nnue", cli::train_nnue::run(&args)),
         Some(Command::Book(args)) => ("chariot book", cli::book::run(&args)),
         Some(Command::Match(args)) => ("chariot match", cli::matches::run(&args)),
+        Some(Command::Serve(args)) => ("chariot serve", cli::serve::run(&args)),
     };
     cli::exit_code(command, result)
 }
