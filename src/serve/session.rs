@@ -165,11 +165,8 @@ impl Session {
     /// One command from the page; the messages to send back.
     pub fn handle(&mut self, text: &str) -> Vec<String> {
         if text.len() > self.limits.max_message_bytes {
-            return vec![error(&format!(
-                "message of {} bytes refused (at most {})",
-                text.len(),
-                self.limits.max_message_bytes
-            ))];
+            let why = format!("message of {} bytes refused (at most {})", text.len(), self.limits.max_message_bytes);
+            return vec![error(&why), self.state()];
         }
         let text = text.trim();
         let (command, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
