@@ -107,6 +107,8 @@ pub struct Session {
     start: Position,
     moves: Vec<Move>,
     engine_side: Option<Color>,
+    /// The strength the engine plays at; analysis is always at full strength.
+    level: strength::Settings,
     time: TimeControl,
     clocks: Option<Clocks>,
     /// Set when the game ended on time (the rules judge knows nothing of clocks).
@@ -133,6 +135,7 @@ impl Session {
             start: Position::startpos(),
             moves: Vec::new(),
             engine_side: Some(Color::Black),
+            level: strength::Settings::default(),
             time: TimeControl::MoveTime(1000),
             clocks: None,
             time_loss: None,
@@ -326,7 +329,7 @@ impl Session {
     }
 
     fn set_level(&mut self, words: &[&str]) -> Result<(), Refusal> {
-        let settings = self.engine.strength_mut();
+        let settings = &mut self.level;
         match words {
             ["full"] => {
                 settings.limit = false;
@@ -598,10 +601,12 @@ impl Session {
                     limits.movetime_ms = Some(ms)
                 }
             }
+            *self.engine.strength_mut() = self.level.clone();
             self.searching = Some(Search::Move);
             self.engine.go(limits, Arc::new(ChannelListener(self.sender.clone())));
         } else if self.analysing && self.shown_position().has_legal_move() {
             let limits = Limits { infinite: true, ..Limits::default() };
+            *self.engine.strength_mut() = strength::Settings::default();
             self.searching = Some(Search::Analysis);
             self.engine.go(limits, Arc::new(ChannelListener(self.sender.clone())));
         }

@@ -42,7 +42,10 @@ const ui = {
   lastInfo: null,
   stateTime: 0,
   ranks: [],
+  sentAt: null, // when the last move was sent, for the round trip figure
+  roundTripMs: null,
 };
+window.chariotUi = ui; // for the end-to-end test (scripts/e2e_serve.py)
 const $ = (id) => document.getElementById(id);
 const t = (key) => TEXT[ui.lang][key] || TEXT.en[key] || key;
 
@@ -64,6 +67,7 @@ function receive(msg) {
       const old = ui.state;
       ui.state = msg;
       ui.stateTime = performance.now();
+      if (ui.sentAt !== null) { ui.roundTripMs = ui.stateTime - ui.sentAt; ui.sentAt = null; }
       if (!old || old.fen !== msg.fen) { ui.lines = []; ui.selected = null; }
       if (old && old.moves.length < msg.moves.length) beep();
       render();
@@ -268,7 +272,7 @@ function squareAt(evt) {
 }
 function tryMove(from, to) {
   const move = from + to;
-  if (ui.state.legal.includes(move)) { send(`play ${move}`); ui.selected = null; return true; }
+  if (ui.state.legal.includes(move)) { ui.sentAt = performance.now(); send(`play ${move}`); ui.selected = null; return true; }
   return false;
 }
 function onPointerDown(evt) {
