@@ -12,8 +12,6 @@ mod options;
 mod parse;
 mod report;
 
-pub use report::wdl;
-
 pub use parse::{Command, GoArgs, MAX_PERFT_DEPTH, parse_command};
 
 use crate::bench;

@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::position::Position;
 use crate::search::{Bound, Iteration, Listener};
 use crate::types::Move;
-use crate::types::score::{DisplayScore, is_loss, is_win};
+use crate::types::score::{DisplayScore, is_loss, wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -178,20 +178,6 @@ impl ProtocolListener {
 
 fn pv_text(pv: &[Move]) -> String {
     pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
-}
-
-/// Win/draw/loss per mille from a score (a logistic model of the score).
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if is_win(score) {
-        return (1000, 0, 0);
-    }
-    if is_loss(score) {
-        return (0, 0, 1000);
-    }
-    let f = |x: f64| 1000.0 / (1.0 + ((150.0 - x) / 70.0).exp());
-    let w = f(score as f64).round() as u32;
-    let l = f(-score as f64).round() as u32;
-    (w, 1000 - w - l, l)
 }
 
 impl Listener for ProtocolListener {

@@ -27,12 +27,11 @@ use super::json::{object, string, strings};
 use crate::engine::Engine;
 use crate::notation::{self, Notation};
 use crate::position::Position;
-use crate::protocol::wdl;
 use crate::record;
 use crate::rules::{self, GameResult};
-use crate::search::params::MATE_BOUND;
 use crate::search::{Clock, Iteration, Limits, Listener};
 use crate::strength::{self, RANKS};
+use crate::types::score::{DisplayScore, wdl};
 use crate::types::{Color, Move};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -674,12 +673,9 @@ impl Session {
 
     fn info(&self, it: &Iteration) -> String {
         let pos = self.shown_position();
-        let score = if it.score.abs() >= MATE_BOUND {
-            let plies = crate::search::params::MATE - it.score.abs();
-            let moves = (plies + 1) / 2;
-            object(&[("mate", (if it.score > 0 { moves } else { -moves }).to_string())])
-        } else {
-            object(&[("cp", it.score.to_string())])
+        let score = match DisplayScore::of(it.score) {
+            DisplayScore::Mate(moves) => object(&[("mate", moves.to_string())]),
+            DisplayScore::Cp(cp) => object(&[("cp", cp.to_string())]),
         };
         let (w, d, l) = wdl(it.score);
         let line = |n| notation::format_line(&pos, &it.pv, n);

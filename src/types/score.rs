@@ -90,6 +90,21 @@ impl DisplayScore {
     }
 }
 
+/// Win/draw/loss per mille from a score (a logistic model of the score),
+/// as UCI's `info ... wdl` and the browser board show it.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if is_win(score) {
+        return (1000, 0, 0);
+    }
+    if is_loss(score) {
+        return (0, 0, 1000);
+    }
+    let f = |x: f64| 1000.0 / (1.0 + ((150.0 - x) / 70.0).exp());
+    let w = f(score as f64).round() as u32;
+    let l = f(-score as f64).round() as u32;
+    (w, 1000 - w - l, l)
+}
+
 /// Centipawns as pawns with a sign and two decimals: `+0.35`, `-1.20`.
 pub fn pawns_text(cp: i32) -> String {
     format!("{:+.2}", f64::from(cp) / 100.0)
