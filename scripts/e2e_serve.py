@@ -162,7 +162,7 @@ def main():
 
         # 4. Load a PGN and go back through it.
         wd.js("document.querySelectorAll('details')[2].open = true")
-        pgn = '[Event "e2e"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 *'
+        pgn = '[Event "e2e"]\n\n1. h2e2 h9g7 2. a0a1 b7b3 3. a1d1 b3b0 *'
         wd.type("#pgn", pgn)
         wd.click("#load")
         wait_for("the loaded game", lambda: wd.js("return chariotUi.state.moves.length === 6"))
@@ -173,12 +173,24 @@ def main():
         shot("5-loaded-game.png")
         print(f"PGN loaded (6 plies), viewing ply 4 ({current})")
 
-        # 5. A bad FEN is refused on the page and the session keeps working.
+        # 5. The review of the loaded game: the graph, the marks, the PGN.
+        wd.js("document.getElementById('review-time').value = 'movetime 300'")
+        wd.click("#review")
+        wait_for("the review", lambda: wd.js("return chariotUi.review !== null && !chariotUi.state.reviewing"), 60)
+        assert wd.js("return !document.getElementById('graph-box').hidden"), "the graph is shown"
+        points = wd.js("return document.querySelector('#graph polyline').getAttribute('points').split(' ').length")
+        assert points == 7, f"{points} points in the evaluation graph (start + 6 plies)"
+        assert wd.js("return !document.getElementById('export').hidden"), "annotated PGN offered"
+        shot("6-review.png")
+        marks = wd.js("return document.querySelectorAll('#review-marks li').length")
+        print(f"review: graph of {points - 1} plies, {marks} marked moves")
+
+        # 6. A bad FEN is refused on the page and the session keeps working.
         wd.js("document.querySelectorAll('details')[0].open = true")
         wd.type("#start-fen", "not a fen")
         wd.click("#new")
         wait_for("the error", lambda: "FEN" in wd.js("return document.getElementById('errors').textContent"))
-        shot("6-bad-fen.png")
+        shot("7-bad-fen.png")
         assert wd.js("return chariotUi.state.moves.length") == 6, "the game is kept after a refused FEN"
         print("bad FEN: error shown, game kept")
         print(f"screenshots in {args.out}/")

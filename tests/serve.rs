@@ -310,3 +310,39 @@ fn a_websocket_session_plays_and_reports_errors_and_sessions_are_limited() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_review_reports_progress_then_the_annotated_game_in_both_languages() {
+    let mut s = new_session();
+    let out = send(&mut s, "review");
+    assert!(errors(&out)[0].contains("no moves"), "{out:?}");
+    // A short game in which Black's cannon takes the horse on b0 at the end.
+    send(&mut s, "load 1. h2e2 h9g7 2. a0a1 b7b3 3. a1d1 b3b0 *");
+    let out = send(&mut s, "review depth 5");
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert_eq!(state(&out)["reviewing"], true);
+    let out = send(&mut s, "review depth 5");
+    assert!(errors(&out)[0].contains("one is running"), "{out:?}");
+    let seen = poll_until(&mut s, Duration::from_secs(60), |m| m["type"] == "review");
+    let progress: Vec<&Value> = seen.iter().filter(|m| m["type"] == "review_progress").collect();
+    assert_eq!(progress.last().unwrap()["done"], 6);
+    assert_eq!(progress.last().unwrap()["total"], 6);
+    let review = seen.iter().find(|m| m["type"] == "review").unwrap();
+    for lang in ["en", "zh"] {
+        let moves = review[lang]["games"][0]["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 6, "{lang}");
+        assert_eq!(review[lang]["lang"], lang);
+    }
+    // Every marked move carries the better move and the reason.
+    let marked: Vec<&Value> =
+        review["en"]["games"][0]["moves"].as_array().unwrap().iter().filter(|m| !m["class"].is_null()).collect();
+    assert!(!marked.is_empty(), "some move of this game is marked");
+    for m in &marked {
+        assert!(m["best"]["move"]["iccs"].is_string() && m["comment"].is_string(), "{m}");
+    }
+    let pgn = review["pgn_en"].as_str().unwrap();
+    assert!(pgn.contains("h2e2") || pgn.contains("C2=5"), "{pgn}");
+    assert!(review["pgn_zh"].as_str().unwrap().contains("炮二平五"));
+    let out = send(&mut s, "stop");
+    assert_eq!(state(&out)["reviewing"], false);
+}

@@ -31,6 +31,7 @@ use crate::search::{Iteration, Limits, Listener};
 use crate::types::{Color, Move};
 pub use explain::Explanation;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub const INACCURACY: i32 = 60;
 pub const MISTAKE: i32 = 150;
@@ -211,6 +212,17 @@ fn search(engine: &mut Engine, start_fen: &str, moves: &[String], limits: &Limit
 /// Analyses every move of `record`. `progress(done, total)` is called after
 /// each move.
 pub fn analyze(record: &GameRecord, limit: SearchLimit, progress: &mut dyn FnMut(usize, usize)) -> GameAnalysis {
+    analyze_until(record, limit, progress, &AtomicBool::new(false))
+}
+
+/// [`analyze`], ending early (with the moves analysed so far) once `stop`
+/// is set: the browser board's review stops when its page goes.
+pub fn analyze_until(
+    record: &GameRecord,
+    limit: SearchLimit,
+    progress: &mut dyn FnMut(usize, usize),
+    stop: &AtomicBool,
+) -> GameAnalysis {
     let mut engine = Engine::new();
     let start_fen = record.start.to_fen();
     let texts: Vec<String> = record.moves.iter().map(Move::to_string).collect();
@@ -222,6 +234,9 @@ pub fn analyze(record: &GameRecord, limit: SearchLimit, progress: &mut dyn FnMut
     let total = record.moves.len();
     let mut out = Vec::with_capacity(total);
     for (i, &played) in record.moves.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let before = positions[i];
         let forced = before.legal_moves().len() == 1;
         let history = &texts[..i];

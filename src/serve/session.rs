@@ -17,23 +17,30 @@
 //! view <ply> | view end                   show (and analyse) the position after that many plies;
 //!                                         a move played there replaces the rest of the game
 //! multipv <N> | threads <N> | hash <MB>
-//! load <PGN, XQF-free text or a move list>  (the rest of the message)
+//! load <PGN or a move list>              (the rest of the message; XBoard's files too)
+//! review [movetime <ms> | depth <N>] | review stop
+//!                                         the game analysis of the game on the board, in the
+//!                                         background: progress, then the annotated game
 //! ```
 //!
 //! Messages to the page are JSON objects with a `type`: `welcome`, `state`,
-//! `info`, `error`.
+//! `info`, `review_progress`, `review` (the `chariot analyze --format json`
+//! document in English and Chinese, and the annotated PGN), `error`.
 
 use super::json::{object, string, strings};
+use crate::analysis::{self, SearchLimit, output};
 use crate::engine::Engine;
 use crate::notation::{self, Notation};
 use crate::position::Position;
 use crate::record;
+use crate::record::GameRecord;
 use crate::rules::{self, GameResult};
 use crate::search::{Clock, Iteration, Limits, Listener};
 use crate::strength::{self, RANKS};
 use crate::types::score::{DisplayScore, wdl};
 use crate::types::{Color, Move};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Instant;
 
@@ -88,6 +95,24 @@ enum SearchEvent {
     Best(Option<Move>),
 }
 
+/// A game analysis running on a thread of its own.
+struct Review {
+    stop: Arc<AtomicBool>,
+    events: Receiver<ReviewEvent>,
+}
+
+enum ReviewEvent {
+    Progress(usize, usize),
+    /// The finished `review` message.
+    Done(String),
+}
+
+impl Drop for Review {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 struct ChannelListener(Sender<SearchEvent>);
 
 impl Listener for ChannelListener {
@@ -118,6 +143,7 @@ pub struct Session {
     view: Option<usize>,
     events: Receiver<SearchEvent>,
     sender: Sender<SearchEvent>,
+    review: Option<Review>,
 }
 
 /// Why a command was refused; shown on the page.
@@ -143,6 +169,7 @@ impl Session {
             view: None,
             events,
             sender,
+            review: None,
         }
     }
 
@@ -196,6 +223,7 @@ impl Session {
             "hash" => self.set_number(&words, "hash", 1, self.limits.max_hash_mb).map(|n| self.engine.set_hash_mb(n)),
             "load" => self.load(rest),
             "view" => self.set_view(&words),
+            "review" => self.start_review(&words),
             "" => Err("empty command".to_string()),
             other => Err(format!("unknown command '{}'", truncated(other))),
         };
@@ -216,6 +244,26 @@ impl Session {
     /// when its search is over, and ends the game when a clock runs out.
     pub fn poll(&mut self) -> Vec<String> {
         let mut out = Vec::new();
+        if let Some(review) = &self.review {
+            let mut finished = false;
+            while let Ok(event) = review.events.try_recv() {
+                match event {
+                    ReviewEvent::Progress(done, total) => out.push(object(&[
+                        ("type", string("review_progress")),
+                        ("done", done.to_string()),
+                        ("total", total.to_string()),
+                    ])),
+                    ReviewEvent::Done(message) => {
+                        out.push(message);
+                        finished = true;
+                    }
+                }
+            }
+            if finished {
+                self.review = None;
+                out.push(self.state());
+            }
+        }
         while let Ok(event) = self.events.try_recv() {
             match event {
                 SearchEvent::Info(info) => out.push(self.info(&info)),
@@ -490,6 +538,60 @@ impl Session {
     }
 
     /// The position after the last move of the game.
+    fn start_review(&mut self, words: &[&str]) -> Result<(), Refusal> {
+        let limit = match words {
+            ["stop"] => {
+                self.review = None;
+                return Ok(());
+            }
+            [] => SearchLimit::MoveTimeMs(500),
+            ["movetime", n] => match n.parse::<u64>() {
+                Ok(ms) if (50..=60_000).contains(&ms) => SearchLimit::MoveTimeMs(ms),
+                _ => return Err(format!("review: movetime '{}' must be 50 to 60000 ms", truncated(n))),
+            },
+            ["depth", n] => match n.parse::<i32>() {
+                Ok(d) if (1..=30).contains(&d) => SearchLimit::Depth(d),
+                _ => return Err(format!("review: depth '{}' must be 1 to 30", truncated(n))),
+            },
+            _ => {
+                return Err(
+                    "review: expected 'review', 'review movetime <ms>', 'review depth <N>' or 'review stop'".into()
+                );
+            }
+        };
+        if self.moves.is_empty() {
+            return Err("review: the game has no moves yet".to_string());
+        }
+        if self.review.is_some() {
+            return Err("review: one is running; 'review stop' first".to_string());
+        }
+        let record = GameRecord { tags: Vec::new(), start: self.start, moves: self.moves.clone(), result: None };
+        let (sender, events) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let spawned = std::thread::Builder::new().name("serve-review".into()).spawn(move || {
+            let progress_sender = sender.clone();
+            let mut progress = |done, total| {
+                let _ = progress_sender.send(ReviewEvent::Progress(done, total));
+            };
+            let game = analysis::analyze_until(&record, limit, &mut progress, &flag);
+            let games = [game];
+            let en = output::Style { lang: output::Lang::En, notation: Notation::Wxf };
+            let zh = output::Style { lang: output::Lang::Zh, notation: Notation::Chinese };
+            let message = object(&[
+                ("type", string("review")),
+                ("en", output::json(&games, en)),
+                ("zh", output::json(&games, zh)),
+                ("pgn_en", string(&output::pgn(&games[0], en))),
+                ("pgn_zh", string(&output::pgn(&games[0], zh))),
+            ]);
+            let _ = sender.send(ReviewEvent::Done(message));
+        });
+        spawned.map_err(|e| format!("review: no thread could be had: {e}"))?;
+        self.review = Some(Review { stop, events });
+        Ok(())
+    }
+
     fn position(&self) -> Position {
         let mut pos = self.start;
         for &m in &self.moves {
@@ -668,6 +770,7 @@ impl Session {
             ("analysing", (self.searching == Some(Search::Analysis)).to_string()),
             ("clock", clock),
             ("view", self.view.map_or("null".to_string(), |v| v.to_string())),
+            ("reviewing", self.review.is_some().to_string()),
         ])
     }
 

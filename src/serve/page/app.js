@@ -20,6 +20,9 @@ const TEXT = {
     elo: "UCI_Elo...", "to-move": "to move", thinking: "Chariot is thinking...", "your-move": "Your move",
     check: "check", connecting: "Connecting...", disconnected: "Disconnected from the engine: reload the page.",
     depth: "depth", nodes: "nodes", nps: "nodes/s", viewing: "Viewing ply",
+    review: "Review", "review-button": "Review the game", "per-move": "per move", export: "Annotated PGN",
+    reviewing: "Reviewing", better: "better", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder",
+    "stop-review": "Stop the review", "red-side": "Red", "black-side": "Black", "average-loss": "average loss",
   },
   zh: {
     notation: "记谱", language: "语言", sound: "声音", flip: "翻转", takeback: "悔棋", go: "电脑走", stop: "停止",
@@ -29,6 +32,9 @@ const TEXT = {
     friendly: "友好（按你的水平下）", elo: "等级分...", "to-move": "走棋", thinking: "电脑思考中...",
     "your-move": "轮到你走", check: "将军", connecting: "连接中...", disconnected: "与引擎断开：请刷新页面。",
     depth: "深度", nodes: "节点", nps: "节点/秒", viewing: "查看第",
+    review: "复盘", "review-button": "复盘分析", "per-move": "每步", export: "带注释的棋谱", reviewing: "复盘中",
+    better: "更好", inaccuracy: "欠佳", mistake: "错着", blunder: "败着", "stop-review": "停止复盘",
+    "red-side": "红方", "black-side": "黑方", "average-loss": "平均损失",
   },
 };
 
@@ -42,6 +48,7 @@ const ui = {
   lastInfo: null,
   stateTime: 0,
   ranks: [],
+  review: null, // the last `review` message
   sentAt: null, // when the last move was sent, for the round trip figure
   roundTripMs: null,
 };
@@ -75,6 +82,8 @@ function receive(msg) {
     }
     case "info": ui.lines[msg.multipv - 1] = msg; ui.lastInfo = msg; renderAnalysis(); break;
     case "error": showError(msg.message); break;
+    case "review_progress": $("review-progress").textContent = `${t("reviewing")} ${msg.done}/${msg.total}`; break;
+    case "review": ui.review = msg; $("review-progress").textContent = ""; renderReview(); break;
   }
 }
 
@@ -184,6 +193,7 @@ function render() {
   renderStatus();
   renderClocks();
   renderAnalysis();
+  renderReview();
 }
 
 function renderMoves() {
@@ -215,6 +225,7 @@ function renderStatus() {
   setStatus(text);
   $("result").textContent = st.result ? `${st.result.text}: ${(ui.lang === "zh" && st.result.zh.length ? st.result.zh : st.result.en).join(" ")}` : "";
   $("analyse").textContent = st.analysing ? t("stop-analysis") : t("analyse");
+  $("review").textContent = st.reviewing ? t("stop-review") : t("review-button");
 }
 
 function renderClocks() {
@@ -230,6 +241,64 @@ function renderClocks() {
   top.classList.toggle("running", st.clock.running === topSide);
   bottom.classList.toggle("running", st.clock.running === bottomSide);
 }
+
+// The review: an evaluation graph (Red's view, capped at 10 pawns), the
+// marked moves with the better move and the reason, the annotated PGN.
+function renderReview() {
+  const msg = ui.review;
+  const graph = $("graph"), marks = $("review-marks");
+  if (!msg) return;
+  const doc = ui.lang === "zh" ? msg.zh : msg.en;
+  const game = doc.games[0];
+  const moves = game.moves;
+  const notation = ui.notation;
+  $("graph-box").hidden = false;
+  graph.replaceChildren();
+  const W = 400, H = 120, n = Math.max(moves.length, 1);
+  const x = (ply) => (ply / n) * (W - 10) + 5;
+  const y = (e) => {
+    const cp = e.mate !== undefined ? (e.mate > 0 ? 1000 : -1000) : Math.max(-1000, Math.min(1000, e.cp));
+    return H / 2 - (cp / 1000) * (H / 2 - 6);
+  };
+  el("line", { class: "axis", x1: 0, y1: H / 2, x2: W, y2: H / 2 }, graph);
+  const points = [`${x(0)},${H / 2}`].concat(moves.map((m) => `${x(m.ply)},${y(m.eval)}`));
+  el("polyline", { class: "curve", points: points.join(" ") }, graph);
+  const now = shownPly();
+  el("line", { class: "now", x1: x(now), y1: 0, x2: x(now), y2: H }, graph);
+  marks.replaceChildren();
+  for (const m of moves) {
+    if (!m.class) continue;
+    const dot = el("circle", { class: `dot ${m.class}`, cx: x(m.ply), cy: y(m.eval), r: 4 }, graph);
+    dot.addEventListener("click", () => view(m.ply));
+    const li = document.createElement("li");
+    const side = m.side === "red" ? "" : "... ";
+    li.appendChild(document.createTextNode(`${m.move_number}. ${side}${m.move[notation]} `));
+    const cls = document.createElement("span");
+    cls.className = `class ${m.class}`;
+    cls.textContent = t(m.class);
+    li.appendChild(cls);
+    li.appendChild(document.createTextNode(` (${t("better")}: ${m.best.move[notation]} ${evalText(m.best.eval)})`));
+    if (m.comment) { li.appendChild(document.createElement("br")); li.appendChild(document.createTextNode(m.comment)); }
+    li.onclick = () => view(m.ply);
+    marks.appendChild(li);
+  }
+  const s = game.summary;
+  const line = (side, name) => `${t(name)}: ${s[side].inaccuracies} ${t("inaccuracy")}, ${s[side].mistakes} ${t("mistake")}, ${s[side].blunders} ${t("blunder")}, ${t("average-loss")} ${s[side].average_loss}`;
+  $("review-summary").textContent = `${line("red", "red-side")}; ${line("black", "black-side")}`;
+  const pgn = ui.lang === "zh" ? msg.pgn_zh : msg.pgn_en;
+  const link = $("export");
+  if (link.href) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([pgn], { type: "application/x-chess-pgn" }));
+  link.hidden = false;
+}
+function clearReview() {
+  ui.review = null;
+  $("graph-box").hidden = true;
+  $("review-marks").replaceChildren();
+  $("review-summary").textContent = "";
+  $("export").hidden = true;
+}
+function evalText(e) { return e.mate !== undefined ? `#${e.mate}` : (e.cp >= 0 ? "+" : "") + (e.cp / 100).toFixed(2); }
 
 function scoreText(score) {
   if (score.mate !== undefined) return score.mate > 0 ? `M${score.mate}` : `-M${-score.mate}`;
@@ -383,6 +452,9 @@ function setup() {
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   $("lang").onchange = () => { ui.lang = $("lang").value; localStorage.setItem("lang", ui.lang); translate(); render(); };
+  // A new game or a loaded one makes the last review stale.
+  $("new").addEventListener("click", () => clearReview());
+  $("load").addEventListener("click", () => clearReview());
   $("notation").onchange = () => { ui.notation = $("notation").value; localStorage.setItem("notation", ui.notation); render(); };
   $("flip").onclick = () => { ui.flipped = !ui.flipped; render(); };
   $("takeback").onclick = () => send("takeback");
@@ -406,6 +478,7 @@ function setup() {
     if (file.size > 1 << 20) { showError("file too large (at most 1 MB)"); return; }
     $("pgn").value = await file.text();
   };
+  $("review").onclick = () => send(ui.state && ui.state.reviewing ? "review stop" : `review ${$("review-time").value}`);
   $("first").onclick = () => view(0);
   $("prev").onclick = () => ui.state && view(shownPly() - 1);
   $("next").onclick = () => ui.state && view(shownPly() + 1);
