@@ -4,7 +4,9 @@
 //! `types` -> `attacks` -> `zobrist` -> `position` -> `perft` -> ... ->
 //! `protocol` (`book` sits between `rules` and `engine`; `eval` and `nnue`,
 //! the two evaluations, below `search`); `tournament`
-//! (`chariot match`) sits on `rules` and `record` and nothing uses it. The binary
+//! (`chariot match`) sits on `rules` and `record` and nothing uses it;
+//! `serve` (the browser board) sits on `engine`, `analysis` and `record`,
+//! beside `protocol`, and nothing uses it. The binary
 //! (`main.rs`, its subcommands in `cli/`) is a thin command-line wrapper.
 
 pub mod analysis;

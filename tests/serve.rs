@@ -346,3 +346,41 @@ fn a_review_reports_progress_then_the_annotated_game_in_both_languages() {
     let out = send(&mut s, "stop");
     assert_eq!(state(&out)["reviewing"], false);
 }
+
+/// Resident memory of this process in MB (Linux).
+#[cfg(target_os = "linux")]
+fn resident_mb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn twenty_sessions_analysing_at_once_stay_within_their_hash() {
+    const SESSIONS: u64 = 20;
+    const HASH_MB: u64 = 16;
+    let before = resident_mb();
+    let mut sessions: Vec<Session> = (0..SESSIONS).map(|_| new_session()).collect();
+    for s in &mut sessions {
+        send(s, "engine none");
+        send(s, &format!("hash {HASH_MB}"));
+        send(s, "analyse on");
+    }
+    let mut peak = 0;
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(100));
+        for s in &mut sessions {
+            let _ = parse(&s.poll());
+            assert!(s.is_searching());
+        }
+        peak = peak.max(resident_mb());
+    }
+    let grown = peak.saturating_sub(before);
+    // Each session: its hash table, its search threads' stacks and
+    // histories, and the game analysis engine it does not use here. 8 MB
+    // a session beyond the hash is the allowance.
+    eprintln!("{SESSIONS} sessions analysing: resident memory grew {grown} MB (hash {HASH_MB} MB each)");
+    assert!(grown <= SESSIONS * (HASH_MB + 8), "grew {grown} MB for {SESSIONS} sessions of {HASH_MB} MB hash");
+    drop(sessions);
+}
