@@ -151,7 +151,8 @@ pub fn read_bytes(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
 /// version and settings, and says nothing about it): a game with a SAN
 /// move to or from rank 10 is read with ranks 1..10, any other with 0..9;
 /// a game that fails on a move that way but reads to the end the other
-/// way is taken the other way.
+/// way is taken the other way (when neither reads it, the error is the one
+/// of the way that read more moves).
 pub fn read_games_each(text: &str) -> Vec<Result<GameRecord, RecordError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let (preset, offset) = match plain_start(text) {
@@ -300,8 +301,10 @@ impl<'a> Builder<'a> {
         } else {
             RankBase::Zero
         };
+        // When neither numbering reads the game, the one that got further
+        // tells where it goes wrong.
         let moves = match self.play(&start, ranks) {
-            Err(e) => self.play(&start, ranks.other()).map_err(|_| e)?,
+            Err(e) => self.play(&start, ranks.other()).map_err(|other| if other.ply > e.ply { other } else { e })?,
             Ok(moves) => moves,
         };
         // Every move came before the other error.
