@@ -220,6 +220,23 @@ fn chariot_games_saved_by_xboard_read_to_the_end() {
     }
 }
 
+#[test]
+fn chariot_games_saved_by_xboard_with_ranks_from_one_read_to_the_end() {
+    // Four games with XBoard's -rankOffset -1 (ranks 1..10, `Rb10`,
+    // `Rxd10+`; made with tests/data/xboard_rank_shift.py): by rank
+    // `C8e6`, `C4e5`, `A1e2`, `A3e2`.
+    let games = check_xboard_file("xboard-chariot-ranks1.pgn", RankBase::One);
+    let plies: Vec<usize> = games.iter().map(|(g, _)| g.moves.len()).collect();
+    assert_eq!(plies, [55, 151, 124, 131]);
+    let (game, words) = &games[3];
+    let at = words.iter().position(|w| w == "C8e6").expect("C8e6 in game 4");
+    assert_eq!((game.moves[at].from().rank(), game.moves[at].to().to_string()), (7, "e5".to_string()));
+    // Game 1 ends in a repetition.
+    let positions = games[0].0.positions();
+    let last = positions.last().unwrap().key();
+    assert!(positions.iter().filter(|p| p.key() == last).count() >= 3);
+}
+
 /// The game in the XQF fixtures (made by the reader's inverse in
 /// src/record/xqf.rs, `shipped_fixtures`), with a comment, a variation
 /// after the main line and, at version 18, encryption.
