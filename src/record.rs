@@ -3,9 +3,8 @@
 //!
 //! PGN: tags `[Name "value"]` (a `[FEN "..."]` tag sets the start), then
 //! movetext: moves in ICCS (`h2e2`, `H2-E2`), WXF (`C2=5`), Chinese
-//! (`炮二平五`) or XBoard's SAN (`Hg2`, `Rxe4`, `Cb2-e2`: ranks 0..9 as
-//! XBoard 4.9 writes them, or 1..10 in a file that has a rank 10, or in a
-//! game that reads only that way), move numbers (`1.`, `1...`, also glued: `1.h2e2`), comments
+//! (`炮二平五`) or XBoard's SAN (`Hg2`, `Rxe4`, `E5e7`, `Hc2d4`; ranks
+//! decided per game, see [`read_games_each`]), move numbers (`1.`, `1...`, also glued: `1.h2e2`), comments
 //! `{...}` and `; ...`, variations `(...)` (skipped, nested), NAGs `$2`,
 //! annotation marks (`C2=5!?`, `h2e2+`), `%` escape lines, and a result
 //! (`1-0`, `0-1`, `1/2-1/2`, `*`, or 红胜 / 黑胜 / 和棋). A tag after
@@ -21,7 +20,7 @@
 //! Nothing here panics on bad input: every problem is a [`RecordError`]
 //! naming the game, line, ply and text that failed.
 
-use crate::notation::{self, NotationError, SanRanks};
+use crate::notation::{self, NotationError, RankBase};
 use crate::position::{FenError, Position};
 use crate::rules::GameResult;
 use crate::types::Move;
@@ -148,33 +147,14 @@ pub fn read_bytes(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
 /// Reads every game; each is a record or the error that stopped it (the
 /// reader goes on with the next game).
 ///
-/// SAN ranks: a file with a SAN move to or from rank 10 counts ranks from
-/// 1, others from 0; a game that fails on a move one way and reads the
-/// other way is taken that way (XBoard writes one or the other depending
-/// on version and settings, and says nothing about it).
+/// SAN ranks, decided per game (XBoard writes 0..9 or 1..10 depending on
+/// version and settings, and says nothing about it): a game with a SAN
+/// move to or from rank 10 is read with ranks 1..10, any other with 0..9;
+/// a game that fails on a move that way but reads to the end the other
+/// way is taken the other way (when neither reads it, the error is the one
+/// of the way that read more moves).
 pub fn read_games_each(text: &str) -> Vec<Result<GameRecord, RecordError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let (first, second) = if text.split_whitespace().any(notation::has_rank_ten) {
-        (SanRanks::FromOne, SanRanks::FromZero)
-    } else {
-        (SanRanks::FromZero, SanRanks::FromOne)
-    };
-    let mut games = read_games_with(text, first);
-    let bad_move =
-        |g: &Result<GameRecord, RecordError>| matches!(g, Err(e) if matches!(e.kind, RecordErrorKind::BadMove(_)));
-    if games.iter().any(bad_move) {
-        let others = read_games_with(text, second);
-        // Game boundaries do not depend on the moves, so the numbers match.
-        for (game, other) in games.iter_mut().zip(others) {
-            if bad_move(game) && other.is_ok() {
-                *game = other;
-            }
-        }
-    }
-    games
-}
-
-fn read_games_with(text: &str, ranks: SanRanks) -> Vec<Result<GameRecord, RecordError>> {
     let (preset, offset) = match plain_start(text) {
         Ok(found) => found,
         Err((line, token, e)) => {
@@ -184,27 +164,27 @@ fn read_games_with(text: &str, ranks: SanRanks) -> Vec<Result<GameRecord, Record
     };
     let mut lexer = Lexer { text, at: offset, line: 1 + text[..offset].matches('\n').count() };
     let mut games = Vec::new();
-    let mut game = Builder::new(1, preset, ranks);
+    let mut game = Builder::new(1, preset);
     while let Some(lexeme) = lexer.next() {
         match lexeme {
             Err((line, token, kind)) => game.fail(line, token, kind),
             Ok(Lexeme::Tag { name, value, line }) => {
                 if game.has_movetext {
-                    let next = Builder::new(game.number + 1, None, ranks);
+                    let next = Builder::new(game.number + 1, None);
                     games.push(std::mem::replace(&mut game, next).finish());
                 }
                 game.tag(name, value, line);
             }
             Ok(Lexeme::Word { text, line }) => {
                 if game.result.is_some() {
-                    let next = Builder::new(game.number + 1, None, ranks);
+                    let next = Builder::new(game.number + 1, None);
                     games.push(std::mem::replace(&mut game, next).finish());
                 }
                 game.word(text, line);
             }
         }
     }
-    if game.has_movetext || !game.tags.is_empty() || game.error.is_some() || game.preset {
+    if game.has_movetext || !game.tags.is_empty() || game.error.is_some() || game.preset.is_some() {
         games.push(game.finish());
     }
     games
@@ -212,80 +192,52 @@ fn read_games_with(text: &str, ranks: SanRanks) -> Vec<Result<GameRecord, Record
 
 // ------------------------------------------------------------ one game
 
-/// A game being read.
-struct Builder {
+/// A game being read. Its moves are collected as words and played at the
+/// end, when the whole game shows how its SAN numbers the ranks.
+struct Builder<'a> {
     number: usize,
     tags: Vec<(String, String)>,
-    /// The start position (from the preamble or the FEN tag); built at the
-    /// first move from the FEN tag if there is one.
-    start: Option<Position>,
-    /// The FEN tag's text and line, until it is used.
+    /// The start from a move list's preamble.
+    preset: Option<Position>,
+    /// The FEN tag's text and line.
     fen: Option<(String, usize)>,
-    /// The position after the moves so far.
-    current: Option<Position>,
-    moves: Vec<Move>,
+    /// The move words and their lines, in order.
+    words: Vec<(&'a str, usize)>,
     result: Option<GameResult>,
     has_movetext: bool,
-    /// The start came from a move list's preamble (the game counts even
-    /// with no move).
-    preset: bool,
+    /// An error that is not about a move (it stops the collecting: every
+    /// move word comes before it).
     error: Option<RecordError>,
-    /// How SAN moves number the ranks.
-    ranks: SanRanks,
 }
 
-impl Builder {
-    fn new(number: usize, preset: Option<Position>, ranks: SanRanks) -> Builder {
+impl<'a> Builder<'a> {
+    fn new(number: usize, preset: Option<Position>) -> Builder<'a> {
         Builder {
             number,
             tags: Vec::new(),
-            start: preset,
+            preset,
             fen: None,
-            current: preset,
-            moves: Vec::new(),
+            words: Vec::new(),
             result: None,
             has_movetext: false,
-            preset: preset.is_some(),
             error: None,
-            ranks,
         }
     }
 
     fn fail(&mut self, line: usize, token: String, kind: RecordErrorKind) {
         if self.error.is_none() {
-            let ply = matches!(kind, RecordErrorKind::BadMove(_)).then_some(self.moves.len() + 1);
-            self.error = Some(RecordError { game: self.number, line, ply, token: clip(&token), kind });
+            self.error = Some(RecordError { game: self.number, line, ply: None, token: clip(&token), kind });
         }
     }
 
     fn tag(&mut self, name: String, value: String, line: usize) {
-        if name.eq_ignore_ascii_case("FEN") {
+        if name.eq_ignore_ascii_case("FEN") && self.preset.is_none() {
             self.fen = Some((value.clone(), line));
         }
         self.tags.push((name, value));
     }
 
-    /// The position to play the next move in (set up from the FEN tag the
-    /// first time).
-    fn position(&mut self) -> Option<Position> {
-        if self.current.is_none() {
-            let start = match self.fen.take() {
-                Some((fen, line)) => match Position::from_fen(&fen) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        self.fail(line, fen, RecordErrorKind::BadFen(e));
-                        return None;
-                    }
-                },
-                None => Position::startpos(),
-            };
-            self.start = Some(start);
-            self.current = Some(start);
-        }
-        self.current
-    }
-
-    fn word(&mut self, word: &str, line: usize) {
+    fn word(&mut self, word: &'a str, line: usize) {
         self.has_movetext = true;
         if self.error.is_some() {
             return;
@@ -297,27 +249,70 @@ impl Builder {
         if is_move_number(word) || word.eq_ignore_ascii_case("moves") {
             return;
         }
-        let Some(pos) = self.position() else { return };
-        match read_move(&pos, word, self.ranks) {
-            Ok(m) => {
-                let mut next = pos;
-                next.make_move(m);
-                self.current = Some(next);
-                self.moves.push(m);
-            }
-            Err(e) => self.fail(line, word.to_string(), RecordErrorKind::BadMove(e)),
-        }
+        self.words.push((word, line));
     }
 
-    fn finish(mut self) -> Result<GameRecord, RecordError> {
-        // A bad FEN tag is an error even in a game without moves.
-        self.position();
+    /// Plays the words from `start` with SAN ranks as `ranks` says.
+    fn play(&self, start: &Position, ranks: RankBase) -> Result<Vec<Move>, RecordError> {
+        let mut pos = *start;
+        let mut moves = Vec::with_capacity(self.words.len());
+        for &(word, line) in &self.words {
+            match read_move(&pos, word, ranks) {
+                Ok(m) => {
+                    pos.make_move(m);
+                    moves.push(m);
+                }
+                Err(e) => {
+                    return Err(RecordError {
+                        game: self.number,
+                        line,
+                        ply: Some(moves.len() + 1),
+                        token: clip(word),
+                        kind: RecordErrorKind::BadMove(e),
+                    });
+                }
+            }
+        }
+        Ok(moves)
+    }
+
+    fn finish(self) -> Result<GameRecord, RecordError> {
+        let start = match (&self.preset, &self.fen) {
+            (Some(p), _) => *p,
+            (None, Some((fen, line))) => match Position::from_fen(fen) {
+                Ok(p) => p,
+                // A bad FEN stops the game at its first move, before any
+                // later error; with no move, an earlier error comes first.
+                Err(e) => {
+                    let bad_fen = RecordError {
+                        game: self.number,
+                        line: *line,
+                        ply: None,
+                        token: clip(fen),
+                        kind: RecordErrorKind::BadFen(e),
+                    };
+                    return Err(if self.words.is_empty() { self.error.unwrap_or(bad_fen) } else { bad_fen });
+                }
+            },
+            (None, None) => Position::startpos(),
+        };
+        let ranks = if self.words.iter().any(|&(w, _)| notation::has_rank_ten(bare(w))) {
+            RankBase::One
+        } else {
+            RankBase::Zero
+        };
+        // When neither numbering reads the game, the one that got further
+        // tells where it goes wrong.
+        let moves = match self.play(&start, ranks) {
+            Err(e) => self.play(&start, ranks.other()).map_err(|other| if other.ply > e.ply { other } else { e })?,
+            Ok(moves) => moves,
+        };
+        // Every move came before the other error.
         if let Some(e) = self.error {
             return Err(e);
         }
         let result = self.result.or_else(|| result_of(self.tag_value("Result")?.trim()));
-        let start = self.start.unwrap_or_else(Position::startpos);
-        Ok(GameRecord { tags: self.tags, start, moves: self.moves, result })
+        Ok(GameRecord { tags: self.tags, start, moves, result })
     }
 
     fn tag_value(&self, name: &str) -> Option<&str> {
@@ -325,11 +320,16 @@ impl Builder {
     }
 }
 
+/// A move word without its move number and marks (`12.Rh10+!` -> `Rh10`).
+fn bare(word: &str) -> &str {
+    strip_move_number(word).trim_end_matches(['!', '?', '+', '#'])
+}
+
 /// A move word: as written, then without a move-number prefix (`1.h2e2`),
 /// then also without annotation marks (`C2=5!?`, `h2e2+`, `h2e2#`); each
-/// in ICCS, WXF or Chinese, then as XBoard SAN. The error is the first one
-/// that is about a readable move.
-fn read_move(pos: &Position, word: &str, ranks: SanRanks) -> Result<Move, NotationError> {
+/// in ICCS, WXF, Chinese or XBoard SAN. The error is the first one that is
+/// about a readable move.
+fn read_move(pos: &Position, word: &str, ranks: RankBase) -> Result<Move, NotationError> {
     let text = strip_move_number(word);
     let unmarked = text.trim_end_matches(['!', '?']);
     let unchecked = unmarked.trim_end_matches(['+', '#']);
@@ -338,11 +338,7 @@ fn read_move(pos: &Position, word: &str, ranks: SanRanks) -> Result<Move, Notati
         if candidate.is_empty() {
             continue;
         }
-        let read = match notation::parse_move(pos, candidate) {
-            Err(NotationError::Unreadable) => notation::parse_san(pos, candidate, ranks),
-            other => other,
-        };
-        match read {
+        match notation::parse_any(pos, candidate, ranks) {
             Ok(m) => return Ok(m),
             Err(e) if e != NotationError::Unreadable => {
                 error.get_or_insert(e);

@@ -2,6 +2,10 @@
 //! own Xiangqi SAN) and XQF (XQStudio and its successors), for `analyze`
 //! and `book build`; bad files exit with 2 and say where.
 
+use chariot::notation::{RankBase, to_san};
+use chariot::position::Position;
+use chariot::record::read_games;
+use chariot::rules::GameResult;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -126,6 +130,111 @@ fn xboard_san_with_ranks_from_one_reads_the_same() {
     for f in [file, file2] {
         let _ = std::fs::remove_file(f);
     }
+}
+
+/// The SAN words of each game of an XBoard PGN file, picked out by hand
+/// (no comments, move numbers or result), as XBoard wrote them.
+fn xboard_words(pgn: &str) -> Vec<Vec<String>> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let movetext = &game[game.find("\n\n").expect("movetext")..];
+            let mut words = Vec::new();
+            let mut depth = 0;
+            let mut word = String::new();
+            for c in movetext.chars().chain(std::iter::once(' ')) {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    c if depth == 0 && c.is_whitespace() => words.push(std::mem::take(&mut word)),
+                    c if depth == 0 => word.push(c),
+                    _ => {}
+                }
+            }
+            let is_number =
+                |w: &String| w.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) && w.ends_with('.');
+            let is_result = |w: &String| ["1-0", "0-1", "1/2-1/2", "*"].contains(&w.as_str());
+            words.into_iter().filter(|w| !w.is_empty() && !is_number(w) && !is_result(w)).collect()
+        })
+        .collect()
+}
+
+/// Reads an XBoard PGN of Chariot's own games, checks every game reads to
+/// its last move and that `to_san` writes each move exactly as XBoard did.
+/// Returns the games with their words.
+fn check_xboard_file(name: &str, ranks: RankBase) -> Vec<(chariot::record::GameRecord, Vec<String>)> {
+    let text = std::fs::read_to_string(data(name)).expect("fixture");
+    let games = read_games(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let words = xboard_words(&text);
+    assert_eq!(games.len(), words.len(), "{name}");
+    for (n, (game, words)) in games.iter().zip(&words).enumerate() {
+        assert_eq!(game.moves.len(), words.len(), "{name} game {}: every move read", n + 1);
+        assert_eq!(game.start, Position::startpos());
+        let mut pos = game.start;
+        for (&m, word) in game.moves.iter().zip(words) {
+            assert_eq!(&to_san(&pos, m, ranks), word, "{name} game {}: {m} in {}", n + 1, pos.to_fen());
+            pos.make_move(m);
+        }
+        let tag = game.tag("Result").expect("a Result tag");
+        let expected = match tag {
+            "1-0" => GameResult::RedWins,
+            "0-1" => GameResult::BlackWins,
+            _ => GameResult::Draw,
+        };
+        assert_eq!(game.result, Some(expected), "{name} game {}", n + 1);
+    }
+    games.into_iter().zip(words).collect()
+}
+
+#[test]
+fn chariot_games_saved_by_xboard_read_to_the_end() {
+    // Six games Chariot played itself in XBoard 4.9.1 (ranks 0..9), with
+    // every kind of piece named by file (`Ecxe2`, `Rgxe6`, `Rfxc1`) and by
+    // rank (`E5e7`, `E9i7`, `A0e1`, `A7e8`, `E4a2`); issue 31 stopped at
+    // `E5e7`, read as the ICCS move e5e7.
+    let games = check_xboard_file("xboard-chariot.pgn", RankBase::Zero);
+    let plies: Vec<usize> = games.iter().map(|(g, _)| g.moves.len()).collect();
+    assert_eq!(plies, [176, 282, 135, 143, 251, 228]);
+    let (game, words) = &games[2];
+    let at = words.iter().position(|w| w == "E5e7").expect("E5e7 in game 3");
+    let m = game.moves[at];
+    let before = &game.positions()[at];
+    assert_eq!((m.from().rank(), m.to().to_string()), (5, "e7".to_string()));
+    assert_ne!(m.from().file(), 4, "an elephant never stands on e5");
+    assert_eq!(before.piece_on(m.from()).map(|p| p.kind().name()), Some("elephant"));
+    // Repetition: the final position stood there before; the 50-move
+    // adjudications follow 100 plies without a capture.
+    for (n, (game, _)) in games.iter().enumerate() {
+        let positions = game.positions();
+        let last = positions.last().unwrap();
+        let comment = game.tag("Result").unwrap();
+        if n == 0 {
+            assert!(positions.iter().filter(|p| p.key() == last.key()).count() >= 3, "game 1: a repetition");
+        }
+        if [1, 4, 5].contains(&n) {
+            let tail = &game.moves[game.moves.len() - 100..];
+            let base = positions.len() - 101;
+            let captures = tail.iter().enumerate().filter(|&(i, &m)| positions[base + i].is_capture(m)).count();
+            assert_eq!((captures, comment), (0, "1/2-1/2"), "game {}", n + 1);
+        }
+    }
+}
+
+#[test]
+fn chariot_games_saved_by_xboard_with_ranks_from_one_read_to_the_end() {
+    // Four games with XBoard's -rankOffset -1 (ranks 1..10, `Rb10`,
+    // `Rxd10+`; made with tests/data/xboard_rank_shift.py): by rank
+    // `C8e6`, `C4e5`, `A1e2`, `A3e2`.
+    let games = check_xboard_file("xboard-chariot-ranks1.pgn", RankBase::One);
+    let plies: Vec<usize> = games.iter().map(|(g, _)| g.moves.len()).collect();
+    assert_eq!(plies, [55, 151, 124, 131]);
+    let (game, words) = &games[3];
+    let at = words.iter().position(|w| w == "C8e6").expect("C8e6 in game 4");
+    assert_eq!((game.moves[at].from().rank(), game.moves[at].to().to_string()), (7, "e5".to_string()));
+    // Game 1 ends in a repetition.
+    let positions = games[0].0.positions();
+    let last = positions.last().unwrap().key();
+    assert!(positions.iter().filter(|p| p.key() == last).count() >= 3);
 }
 
 /// The game in the XQF fixtures (made by the reader's inverse in

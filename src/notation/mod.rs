@@ -1,7 +1,7 @@
-//! Move notation: ICCS (`h2e2`, also `H2-E2`), WXF (`C2=5`) and Chinese
-//! (`炮二平五`, `马８进７`), to text and back; XBoard's SAN (`Hg2`,
-//! `Rxe4`, `Cb2-e2`) is read ([`parse_san`], used by the game-record
-//! reader, which knows how the file numbers the ranks).
+//! Move notation: ICCS (`h2e2`, also `H2-E2`), WXF (`C2=5`), Chinese
+//! (`炮二平五`, `马８进７`) and XBoard's SAN (`Hg2`, `Rxe4`, `E5e7`), to
+//! text and back. SAN needs to know how the ranks are numbered (0..9 or
+//! 1..10, [`RankBase`]); [`parse_any`] reads all four.
 //!
 //! WXF and Chinese name a move by the piece, the file it stands on (counted
 //! 1..9 from the mover's right), a direction (forward, backward, sideways)
@@ -40,7 +40,7 @@ mod tests;
 mod wxf;
 
 pub use chinese::{parse_chinese, to_chinese};
-pub use san::{SanRanks, has_rank_ten, parse_san};
+pub use san::{RankBase, has_rank_ten, is_san_shaped, parse_san, to_san};
 pub use wxf::{parse_wxf, to_wxf};
 
 use crate::position::{MoveError, Position};
@@ -55,11 +55,15 @@ pub enum Notation {
     Chinese,
 }
 
-/// Why a move text could not be read in a position.
+/// Why a move text could not be read in a position. The messages follow
+/// the text (`move 'E5e7' fits no legal move`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {
     /// Not a move in any notation Chariot reads.
     Unreadable,
+    /// SAN naming a rank the numbering in use does not have (`Rh10` with
+    /// ranks 0..9, `Rh0` with 1..10).
+    NoSuchRank { number: u8, ranks: RankBase },
     /// Readable, but it describes no legal move here.
     NoLegalMove,
     /// It fits several legal moves.
@@ -71,7 +75,10 @@ pub enum NotationError {
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotationError::Unreadable => write!(f, "is not a move in ICCS, WXF or Chinese notation"),
+            NotationError::Unreadable => write!(f, "is not a move in ICCS, WXF, Chinese or XBoard SAN notation"),
+            NotationError::NoSuchRank { number, ranks } => {
+                write!(f, "names rank {number}, which is off the board in {ranks}")
+            }
             NotationError::NoLegalMove => write!(f, "fits no legal move"),
             NotationError::Ambiguous(moves) => {
                 let list: Vec<String> = moves.iter().map(Move::to_string).collect();
@@ -81,6 +88,8 @@ impl fmt::Display for NotationError {
         }
     }
 }
+
+impl std::error::Error for NotationError {}
 
 /// Writes a legal move of `pos` in `notation`.
 pub fn format_move(pos: &Position, m: Move, notation: Notation) -> String {
@@ -106,8 +115,8 @@ pub fn format_line(pos: &Position, line: &[Move], notation: Notation) -> Vec<Str
     out
 }
 
-/// Reads a move in any of the three notations (told apart by their look:
-/// ICCS is letter-digit-letter-digit, Chinese has Chinese characters).
+/// Reads a move in ICCS, WXF or Chinese (told apart by their look: ICCS is
+/// letter-digit-letter-digit in one case, Chinese has Chinese characters).
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let text = text.trim();
     if let Some(m) = iccs_move(text) {
@@ -122,9 +131,19 @@ pub fn parse_iccs(pos: &Position, text: &str) -> Result<Move, NotationError> {
     pos.check_move(m).map(|_| m).map_err(NotationError::Illegal)
 }
 
+/// Reads a move in ICCS, WXF, Chinese or XBoard SAN (ranks as `ranks`
+/// says). `E5e7` and `C2e2` are SAN, not ICCS: see [`is_san_shaped`].
+pub fn parse_any(pos: &Position, text: &str, ranks: RankBase) -> Result<Move, NotationError> {
+    match parse_move(pos, text) {
+        Err(NotationError::Unreadable) => parse_san(pos, text, ranks),
+        other => other,
+    }
+}
+
 /// ICCS text as a move (not checked for legality): `h2e2`, `H2E2`, `h2-e2`.
+/// Mixed case with an upper-case piece letter first (`E5e7`) is SAN.
 fn iccs_move(text: &str) -> Option<Move> {
-    if !text.is_ascii() {
+    if !text.is_ascii() || is_san_shaped(text) {
         return None;
     }
     let lower = text.to_ascii_lowercase();

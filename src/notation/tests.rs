@@ -249,3 +249,29 @@ fn every_legal_move_round_trips_in_every_notation() {
     assert!(checked > 30_000, "{checked}");
     assert!(special.iter().all(|&n| n >= 20), "too few tandem pawn moves: {special:?}");
 }
+
+#[test]
+fn san_against_iccs_by_case() {
+    let start = Position::startpos();
+    // One case: ICCS, as before.
+    for text in ["h2e2", "H2E2", "H2-E2", "h2-e2"] {
+        assert_eq!(parse_move(&start, text), Ok(mv("h2e2")), "{text}");
+        assert_eq!(parse_any(&start, text, RankBase::One), Ok(mv("h2e2")), "{text}");
+    }
+    assert_eq!(parse_move(&start, "e5e7"), Err(NotationError::Illegal(crate::position::MoveError::NoPiece)));
+    // An upper-case piece letter with lower-case files: SAN (issue 31).
+    assert_eq!(parse_move(&start, "E5e7"), Err(NotationError::Unreadable));
+    assert_eq!(parse_any(&start, "Ce2e4", RankBase::Zero), Err(NotationError::NoLegalMove));
+    assert_eq!(parse_any(&start, "C2e2", RankBase::Zero), Err(NotationError::Ambiguous(vec![mv("b2e2"), mv("h2e2")])));
+    assert_eq!(parse_any(&start, "Cb2e2", RankBase::Zero), Ok(mv("b2e2")));
+    assert_eq!(parse_any(&start, "E0e2", RankBase::Zero), Err(NotationError::Ambiguous(vec![mv("c0e2"), mv("g0e2")])));
+    assert_eq!(parse_any(&start, "Ege2", RankBase::Zero), Ok(mv("g0e2")));
+    assert_eq!(parse_any(&start, "Ege3", RankBase::One), Ok(mv("g0e2")));
+    // WXF and Chinese are untouched.
+    assert_eq!(parse_any(&start, "C2=5", RankBase::Zero), Ok(mv("h2e2")));
+    assert_eq!(parse_any(&start, "炮二平五", RankBase::One), Ok(mv("h2e2")));
+    let e = parse_any(&start, "Zz9", RankBase::Zero).unwrap_err();
+    assert_eq!(e.to_string(), "is not a move in ICCS, WXF, Chinese or XBoard SAN notation");
+    let boxed: Box<dyn std::error::Error> = Box::new(NotationError::NoLegalMove);
+    assert_eq!(boxed.to_string(), "fits no legal move");
+}

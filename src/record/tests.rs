@@ -128,6 +128,28 @@ fn errors_name_the_game_line_ply_and_text() {
 }
 
 #[test]
+fn san_ranks_are_decided_per_game() {
+    // Game 1 in ranks 0..9, game 2 in 1..10 with a rank 10 (`Rb10`), game 3
+    // in 1..10 without one: read 0..9 its first move fails (no cannon goes
+    // from b2 to e3), so it is read 1..10. The same moves in each.
+    let text = "[Event \"a\"]\n\n1. Cbe2 Hg7 2. Hc2 Hc7 3. Hi2 c5 4. Ri1 Rb9 *\n\n\
+                [Event \"b\"]\n\n1. Cbe3 Hg8 2. Hc3 Hc8 3. Hi3 c6 4. Ri2 Rb10 *\n\n\
+                [Event \"c\"]\n\n1. Cbe3 Hg8 2. Hc3 Hc8 *\n";
+    let games = read_games(text).expect("reads");
+    let moves = ["b2e2", "h9g7", "b0c2", "b9c7", "h0i2", "c6c5", "i0i1", "a9b9"];
+    assert_eq!(iccs(&games[0]), moves);
+    assert_eq!(iccs(&games[1]), moves);
+    assert_eq!(iccs(&games[2]), moves[..4]);
+    // A SAN move that fits nothing either way names itself; the error is
+    // the one of the numbering that read more moves.
+    let e = error_of("1. Cbe2 Hg7 2. E5e7 *");
+    assert_eq!((e.ply, e.token.as_str()), (Some(3), "E5e7"));
+    assert_eq!(e.to_string(), "game 1, line 1, ply 3: move 'E5e7' fits no legal move");
+    let e = error_of("1. Cbe3 Hg8 2. Rh0 *");
+    assert_eq!(e.to_string(), "game 1, line 1, ply 3: move 'Rh0' names rank 0, which is off the board in ranks 1..10");
+}
+
+#[test]
 fn a_bad_game_does_not_stop_the_others() {
     let text = "[Event \"1\"]\n1. h2e2 xx *\n\n[Event \"2\"]\n1. h2e2 h9g7 *\n";
     let each = read_games_each(text);
