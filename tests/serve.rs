@@ -384,3 +384,75 @@ fn twenty_sessions_analysing_at_once_stay_within_their_hash() {
     assert!(grown <= SESSIONS * (HASH_MB + 8), "grew {grown} MB for {SESSIONS} sessions of {HASH_MB} MB hash");
     drop(sessions);
 }
+
+#[test]
+fn an_xqf_file_sent_as_bytes_loads_and_a_bad_file_is_refused() {
+    let mut s = new_session();
+    let bytes = std::fs::read("tests/data/xqf/v10-plain.xqf").unwrap();
+    let out = parse(&s.handle_file(&bytes));
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert!(!state(&out)["moves"].as_array().unwrap().is_empty(), "the XQF game's moves are on the board");
+    let before = state(&out).clone();
+    let mut broken = bytes.clone();
+    broken.truncate(100);
+    let out = parse(&s.handle_file(&broken));
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    assert_eq!(state(&out)["moves"], before["moves"], "the game is kept");
+    let out = parse(&s.handle_file(&[0xff, 0xfe, 0x00]));
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+}
+
+#[test]
+fn the_engine_resigns_a_lost_game_and_the_player_can_resign() {
+    let mut s = new_session();
+    send(&mut s, "time movetime 200");
+    send(&mut s, "engine none");
+    // Black to move is mated next move whatever it plays.
+    send(&mut s, "new fen 3k5/9/9/9/9/9/9/9/R8/4K4 b - - 0 1");
+    send(&mut s, "engine black");
+    let seen = poll_until(&mut s, Duration::from_secs(20), |m| m["type"] == "state" && !m["result"].is_null());
+    let st = state(&seen);
+    assert_eq!(st["result"]["text"], "1-0 resignation", "{st}");
+    assert!(st["result"]["zh"][0].as_str().unwrap().contains("认输"));
+    assert_eq!(st["moves"].as_array().unwrap().len(), 0, "a resignation plays no move");
+    // The player resigns a fresh game.
+    send(&mut s, "engine none");
+    send(&mut s, "new");
+    let out = send(&mut s, "resign");
+    assert_eq!(state(&out)["result"]["text"], "0-1 resignation", "Red, to move, resigned");
+    let out = send(&mut s, "resign");
+    assert!(errors(&out)[0].contains("the game is over"));
+}
+
+#[test]
+fn draw_offers_both_ways() {
+    let mut s = new_session();
+    send(&mut s, "time movetime 200");
+    send(&mut s, "engine none");
+    let out = send(&mut s, "draw");
+    assert!(errors(&out)[0].contains("no engine"), "{out:?}");
+    let out = send(&mut s, "accept");
+    assert!(errors(&out)[0].contains("has not offered"), "{out:?}");
+    // A lost position for Black: offered a draw, the engine takes it.
+    send(&mut s, "new fen 3k5/9/9/9/9/9/9/9/R8/4K4 b - - 0 1");
+    let out = send(&mut s, "draw");
+    assert!(errors(&out)[0].contains("no engine"));
+    send(&mut s, "engine red");
+    send(&mut s, "engine none");
+    // The engine plays Black and is offered a draw before its move.
+    let out = send(&mut s, "engine black");
+    assert_eq!(state(&out)["thinking"], true);
+    send(&mut s, "draw");
+    let seen = poll_until(&mut s, Duration::from_secs(20), |m| m["type"] == "state" && !m["result"].is_null());
+    assert_eq!(state(&seen)["result"]["text"], "1/2-1/2 agreement");
+    // A level horse ending after 100 quiet plies: the engine offers a draw with its move.
+    send(&mut s, "engine none");
+    send(&mut s, "new fen 1nbk1ab2/4a4/9/9/9/9/9/9/9/2BAKABN1 w - - 100 80");
+    send(&mut s, "engine red");
+    let seen = poll_until(&mut s, Duration::from_secs(20), |m| m["type"] == "state" && m["thinking"] == false);
+    let st = state(&seen);
+    assert_eq!(st["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(st["engine_offers_draw"], true, "{st}");
+    let out = send(&mut s, "accept");
+    assert_eq!(state(&out)["result"]["text"], "1/2-1/2 agreement");
+}

@@ -4,7 +4,7 @@
 
 use super::Session;
 use super::parse::clip;
-use super::report::ResignMode;
+use crate::strength::verdict::ResignMode;
 use crate::strength::{self, Randomness, Style};
 
 #[derive(Clone, Copy, Debug)]
@@ -152,19 +152,19 @@ fn resign_mode(s: &mut Session, v: &str) {
     s.policy.resign_mode = ResignMode::parse(v).unwrap_or(ResignMode::Mated);
 }
 fn resign_score(s: &mut Session, v: &str) {
-    s.policy.resign_score = v.parse().unwrap_or(super::report::RESIGN_SCORE);
+    s.policy.resign_score = v.parse().unwrap_or(crate::strength::verdict::RESIGN_SCORE);
 }
 fn resign_moves(s: &mut Session, v: &str) {
-    s.policy.resign_moves = v.parse().unwrap_or(super::report::RESIGN_MOVES);
+    s.policy.resign_moves = v.parse().unwrap_or(crate::strength::verdict::RESIGN_MOVES);
 }
 fn draw_accept_score(s: &mut Session, v: &str) {
-    s.policy.accept_score = v.parse().unwrap_or(super::report::DRAW_ACCEPT_SCORE);
+    s.policy.accept_score = v.parse().unwrap_or(crate::strength::verdict::DRAW_ACCEPT_SCORE);
 }
 fn draw_offer_plies(s: &mut Session, v: &str) {
-    s.policy.offer_plies = v.parse().unwrap_or(super::report::DRAW_OFFER_PLIES);
+    s.policy.offer_plies = v.parse().unwrap_or(crate::strength::verdict::DRAW_OFFER_PLIES);
 }
 fn draw_offer_score(s: &mut Session, v: &str) {
-    s.policy.offer_score = v.parse().unwrap_or(super::report::DRAW_OFFER_SCORE);
+    s.policy.offer_score = v.parse().unwrap_or(crate::strength::verdict::DRAW_OFFER_SCORE);
 }
 fn limit_strength(s: &mut Session, v: &str) {
     s.engine.strength_mut().limit = v == "true";
@@ -355,31 +355,31 @@ pub static OPTIONS: &[EngineOption] = &[
     EngineOption {
         uci_name: Some("ResignScore"),
         ucci_name: Some("resignscore"),
-        kind: OptionKind::Spin { default: super::report::RESIGN_SCORE as i64, min: -10_000, max: -50 },
+        kind: OptionKind::Spin { default: crate::strength::verdict::RESIGN_SCORE as i64, min: -10_000, max: -50 },
         apply: resign_score,
     },
     EngineOption {
         uci_name: Some("ResignMoves"),
         ucci_name: Some("resignmoves"),
-        kind: OptionKind::Spin { default: super::report::RESIGN_MOVES as i64, min: 1, max: 100 },
+        kind: OptionKind::Spin { default: crate::strength::verdict::RESIGN_MOVES as i64, min: 1, max: 100 },
         apply: resign_moves,
     },
     EngineOption {
         uci_name: Some("DrawAcceptScore"),
         ucci_name: Some("drawacceptscore"),
-        kind: OptionKind::Spin { default: super::report::DRAW_ACCEPT_SCORE as i64, min: -1000, max: 1000 },
+        kind: OptionKind::Spin { default: crate::strength::verdict::DRAW_ACCEPT_SCORE as i64, min: -1000, max: 1000 },
         apply: draw_accept_score,
     },
     EngineOption {
         uci_name: Some("DrawOfferPlies"),
         ucci_name: Some("drawofferplies"),
-        kind: OptionKind::Spin { default: super::report::DRAW_OFFER_PLIES as i64, min: 0, max: 120 },
+        kind: OptionKind::Spin { default: crate::strength::verdict::DRAW_OFFER_PLIES as i64, min: 0, max: 120 },
         apply: draw_offer_plies,
     },
     EngineOption {
         uci_name: Some("DrawOfferScore"),
         ucci_name: Some("drawofferscore"),
-        kind: OptionKind::Spin { default: super::report::DRAW_OFFER_SCORE as i64, min: 0, max: 1000 },
+        kind: OptionKind::Spin { default: crate::strength::verdict::DRAW_OFFER_SCORE as i64, min: 0, max: 1000 },
         apply: draw_offer_score,
     },
 ];

@@ -4,83 +4,11 @@ use super::{Dialect, Output};
 use crate::engine::Engine;
 use crate::position::Position;
 use crate::search::{Bound, Iteration, Listener};
+use crate::strength::verdict::{DrawPolicy, Verdict};
 use crate::types::Move;
-use crate::types::score::{DisplayScore, is_loss, wdl};
+use crate::types::score::{DisplayScore, wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Defaults of the draw and resign options.
-/// Accept an offered draw when our score is no better than this (level).
-pub const DRAW_ACCEPT_SCORE: i32 = 0;
-/// Offer a draw unasked only in a dead draw, or when this many plies have
-/// passed without a capture (the 60-move rule ends the game at 120) and the
-/// score is within `DRAW_OFFER_SCORE` of level.
-pub const DRAW_OFFER_PLIES: u16 = 100;
-pub const DRAW_OFFER_SCORE: i32 = 30;
-/// `ResignMode score`: resign after this many answers in a row at or below
-/// this score.
-pub const RESIGN_SCORE: i32 = -600;
-pub const RESIGN_MOVES: usize = 3;
-
-/// When to resign.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ResignMode {
-    /// Only when the search sees a forced mate against us (the default).
-    Mated,
-    /// Also when clearly lost: `resign_moves` answers in a row at or below
-    /// `resign_score`.
-    Score,
-    Never,
-}
-
-impl ResignMode {
-    pub const NAMES: [&'static str; 3] = ["mated", "score", "never"];
-
-    pub fn parse(text: &str) -> Option<ResignMode> {
-        let all = [ResignMode::Mated, ResignMode::Score, ResignMode::Never];
-        Self::NAMES.iter().position(|n| n.eq_ignore_ascii_case(text)).map(|i| all[i])
-    }
-}
-
-/// What the options say about draws and resignation. UCCI gets the words
-/// on `bestmove`; UCI, which has none, gets `info string` hints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DrawPolicy {
-    /// May offer and accept draws (`drawoffers`).
-    pub draws: bool,
-    /// May resign (`resign`).
-    pub resign: bool,
-    pub accept_score: i32,
-    /// 0 = never offer in a long quiet game (dead draws are still offered).
-    pub offer_plies: u16,
-    pub offer_score: i32,
-    pub resign_mode: ResignMode,
-    pub resign_score: i32,
-    pub resign_moves: usize,
-}
-
-impl Default for DrawPolicy {
-    fn default() -> DrawPolicy {
-        DrawPolicy {
-            draws: true,
-            resign: true,
-            accept_score: DRAW_ACCEPT_SCORE,
-            offer_plies: DRAW_OFFER_PLIES,
-            offer_score: DRAW_OFFER_SCORE,
-            resign_mode: ResignMode::Mated,
-            resign_score: RESIGN_SCORE,
-            resign_moves: RESIGN_MOVES,
-        }
-    }
-}
-
-/// What Chariot says about the game with its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
-    AcceptDraw,
-    OfferDraw,
-    Resign,
-}
 
 /// Formats one search's output. One listener per `go`.
 pub struct ProtocolListener {
@@ -144,35 +72,7 @@ impl ProtocolListener {
 
     /// Accept or offer a draw, or resign, with the move scored `score`.
     fn verdict(&self, score: i32) -> Option<Verdict> {
-        let p = &self.policy;
-        if p.draws {
-            if self.draw_offered.load(Ordering::Acquire) && score <= p.accept_score {
-                return Some(Verdict::AcceptDraw);
-            }
-            let long_and_level =
-                p.offer_plies > 0 && self.root.rule60_count() >= p.offer_plies && score.abs() <= p.offer_score;
-            if self.root.is_dead_draw() || long_and_level {
-                return Some(Verdict::OfferDraw);
-            }
-        }
-        (p.resign && self.should_resign(score)).then_some(Verdict::Resign)
-    }
-
-    fn should_resign(&self, score: i32) -> bool {
-        let p = &self.policy;
-        let mated = is_loss(score);
-        match p.resign_mode {
-            ResignMode::Never => false,
-            ResignMode::Mated => mated,
-            ResignMode::Score => {
-                // This answer and the `resign_moves - 1` before it.
-                let earlier = p.resign_moves.saturating_sub(1);
-                let lost_long = score <= p.resign_score
-                    && self.earlier_scores.len() >= earlier
-                    && self.earlier_scores[self.earlier_scores.len() - earlier..].iter().all(|&s| s <= p.resign_score);
-                mated || lost_long
-            }
-        }
+        self.policy.verdict(&self.root, score, &self.earlier_scores, self.draw_offered.load(Ordering::Acquire))
     }
 }
 

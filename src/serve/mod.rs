@@ -172,11 +172,8 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, limits: SessionLimits, _slot: Ses
                     break;
                 }
             }
-            Ok(Message::Binary(_)) => {
-                let out = vec![json::object(&[
-                    ("type", json::string("error")),
-                    ("message", json::string("binary messages are not understood")),
-                ])];
+            Ok(Message::Binary(bytes)) => {
+                let out = session.handle_file(&bytes);
                 if send(&mut ws, out).is_err() {
                     break;
                 }

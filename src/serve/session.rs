@@ -13,11 +13,14 @@
 //! level full|friendly|elo <N>|<rank>      the engine's strength (rank: pinyin or Chinese name)
 //! time movetime <ms> | time clock <base ms> <increment ms>
 //! go | stop | takeback
+//! draw | accept | resign                  offer a draw (the engine answers with its next move),
+//!                                         accept the engine's offer, resign
 //! analyse on|off                          infinite analysis of the position on the board
 //! view <ply> | view end                   show (and analyse) the position after that many plies;
 //!                                         a move played there replaces the rest of the game
 //! multipv <N> | threads <N> | hash <MB>
 //! load <PGN or a move list>              (the rest of the message; XBoard's files too)
+//! (a binary message)                     a game file (XQF, or PGN as bytes): loaded as by `load`
 //! review [movetime <ms> | depth <N>] | review stop
 //!                                         the game analysis of the game on the board, in the
 //!                                         background: progress, then the annotated game
@@ -36,6 +39,7 @@ use crate::record;
 use crate::record::GameRecord;
 use crate::rules::{self, GameResult};
 use crate::search::{Clock, Iteration, Limits, Listener};
+use crate::strength::verdict::{DrawPolicy, Verdict};
 use crate::strength::{self, RANKS};
 use crate::types::score::{DisplayScore, wdl};
 use crate::types::{Color, Move};
@@ -92,7 +96,8 @@ enum Search {
 /// What the search thread reports, passed to the session's thread.
 enum SearchEvent {
     Info(Iteration),
-    Best(Option<Move>),
+    /// The move and its score, from the engine's side.
+    Best(Option<Move>, i32),
 }
 
 /// A game analysis running on a thread of its own.
@@ -120,8 +125,8 @@ impl Listener for ChannelListener {
         let _ = self.0.send(SearchEvent::Info(info.clone()));
     }
     fn current_move(&self, _: i32, _: Move, _: usize) {}
-    fn best_move(&self, best: Option<Move>, _: Option<Move>, _: i32) {
-        let _ = self.0.send(SearchEvent::Best(best));
+    fn best_move(&self, best: Option<Move>, _: Option<Move>, score: i32) {
+        let _ = self.0.send(SearchEvent::Best(best, score));
     }
 }
 
@@ -137,6 +142,15 @@ pub struct Session {
     clocks: Option<Clocks>,
     /// Set when the game ended on time (the rules judge knows nothing of clocks).
     time_loss: Option<Color>,
+    /// A game ended by agreement or resignation: the result and why, in
+    /// English and Chinese.
+    agreed: Option<(GameResult, String, String)>,
+    /// When the engine offers or accepts a draw, or resigns.
+    policy: DrawPolicy,
+    /// The player offers a draw; the engine answers with its next move.
+    player_offers_draw: bool,
+    /// The engine offered a draw with its last move.
+    engine_offers_draw: bool,
     searching: Option<Search>,
     analysing: bool,
     /// The ply shown when it is not the last (going through a game).
@@ -164,6 +178,10 @@ impl Session {
             time: TimeControl::MoveTime(1000),
             clocks: None,
             time_loss: None,
+            agreed: None,
+            policy: DrawPolicy::default(),
+            player_offers_draw: false,
+            engine_offers_draw: false,
             searching: None,
             analysing: false,
             view: None,
@@ -213,6 +231,9 @@ impl Session {
                 Ok(())
             }
             "takeback" => self.take_back(),
+            "draw" => self.offer_draw(),
+            "accept" => self.accept_draw(),
+            "resign" => self.resign(),
             "analyse" | "analyze" => self.set_analysis(&words),
             "multipv" => {
                 self.set_number(&words, "multipv", 1, self.limits.max_multipv).map(|n| self.engine.set_multipv(n))
@@ -236,6 +257,24 @@ impl Session {
             self.stop_search();
         }
         self.start_search_if_due();
+        out.push(self.state());
+        out
+    }
+
+    /// A game file sent as a binary message (the page's upload): XQF or
+    /// text, read by its content.
+    pub fn handle_file(&mut self, bytes: &[u8]) -> Vec<String> {
+        if bytes.len() > self.limits.max_message_bytes {
+            let why = format!("file of {} bytes refused (at most {})", bytes.len(), self.limits.max_message_bytes);
+            return vec![error(&why), self.state()];
+        }
+        let mut out = match record::read_bytes(bytes) {
+            Ok(games) => match self.load_record(games) {
+                Ok(()) => Vec::new(),
+                Err(why) => vec![error(&why)],
+            },
+            Err(e) => vec![error(&format!("load: {e}"))],
+        };
         out.push(self.state());
         out
     }
@@ -267,14 +306,14 @@ impl Session {
         while let Ok(event) = self.events.try_recv() {
             match event {
                 SearchEvent::Info(info) => out.push(self.info(&info)),
-                SearchEvent::Best(best) => {
+                SearchEvent::Best(best, score) => {
                     let finished = self.searching.take();
                     self.engine.wait();
                     if finished == Some(Search::Move)
                         && let Some(m) = best
                         && self.result().is_none()
                     {
-                        self.apply(m);
+                        self.engine_answers(m, score);
                     }
                     self.start_search_if_due();
                     out.push(self.state());
@@ -445,6 +484,8 @@ impl Session {
         }
         self.stop_search();
         self.time_loss = None;
+        self.agreed = None;
+        self.engine_offers_draw = false;
         self.view = None;
         self.moves.pop();
         // Against the engine, take back its answer and the player's move.
@@ -493,6 +534,10 @@ impl Session {
 
     fn load(&mut self, text: &str) -> Result<(), Refusal> {
         let games = record::read_games(text).map_err(|e| format!("load: {e}"))?;
+        self.load_record(games)
+    }
+
+    fn load_record(&mut self, games: Vec<GameRecord>) -> Result<(), Refusal> {
         let game = games.into_iter().next().ok_or_else(|| "load: no game in the text".to_string())?;
         if game.moves.len() > self.limits.max_plies {
             return Err(format!("load: {} moves, at most {}", game.moves.len(), self.limits.max_plies));
@@ -505,6 +550,9 @@ impl Session {
         self.engine_side = None;
         self.clocks = None;
         self.time_loss = None;
+        self.agreed = None;
+        self.player_offers_draw = false;
+        self.engine_offers_draw = false;
         self.sync_engine();
         Ok(())
     }
@@ -592,6 +640,72 @@ impl Session {
         Ok(())
     }
 
+    /// The engine's move is in: with it, it may accept the player's draw
+    /// offer, offer one, or resign, as its policy says.
+    fn engine_answers(&mut self, m: Move, score: i32) {
+        let before = self.position();
+        let engine_side = before.side_to_move();
+        let scores = self.engine.game_scores();
+        let earlier = &scores[..scores.len().saturating_sub(1)];
+        let offered = std::mem::take(&mut self.player_offers_draw);
+        match self.policy.verdict(&before, score, earlier, offered) {
+            Some(Verdict::Resign) => {
+                let en = format!("Chariot ({}) resigns: {} wins", engine_side.name(), (!engine_side).name());
+                let zh = format!("{}认输，{}胜", side_zh(engine_side), side_zh(!engine_side));
+                self.agreed = Some((GameResult::win_for(!engine_side), en, zh));
+            }
+            Some(Verdict::AcceptDraw) => {
+                self.agreed =
+                    Some((GameResult::Draw, "Chariot accepts the draw".to_string(), "电脑同意和棋".to_string()));
+            }
+            Some(Verdict::OfferDraw) => {
+                self.apply(m);
+                self.engine_offers_draw = true;
+            }
+            None => self.apply(m),
+        }
+    }
+
+    fn offer_draw(&mut self) -> Result<(), Refusal> {
+        self.game_goes_on()?;
+        if self.engine_side.is_none() {
+            return Err("draw: there is no engine to offer it to".to_string());
+        }
+        self.player_offers_draw = true;
+        Ok(())
+    }
+
+    fn accept_draw(&mut self) -> Result<(), Refusal> {
+        self.game_goes_on()?;
+        if !self.engine_offers_draw {
+            return Err("accept: the engine has not offered a draw".to_string());
+        }
+        self.stop_search();
+        self.agreed = Some((GameResult::Draw, "draw agreed".to_string(), "双方同意和棋".to_string()));
+        Ok(())
+    }
+
+    fn resign(&mut self) -> Result<(), Refusal> {
+        self.game_goes_on()?;
+        // The player's side: the one the engine does not play, or the side to move.
+        let side = match self.engine_side {
+            Some(engine) => !engine,
+            None => self.position().side_to_move(),
+        };
+        self.stop_search();
+        let en = format!("{} resigns: {} wins", side.name(), (!side).name());
+        let zh = format!("{}认输，{}胜", side_zh(side), side_zh(!side));
+        self.agreed = Some((GameResult::win_for(!side), en, zh));
+        Ok(())
+    }
+
+    fn game_goes_on(&self) -> Result<(), Refusal> {
+        match self.result() {
+            Some(result) => Err(format!("the game is over ({})", result.0)),
+            None => Ok(()),
+        }
+    }
+
     fn position(&self) -> Position {
         let mut pos = self.start;
         for &m in &self.moves {
@@ -611,6 +725,7 @@ impl Session {
 
     /// Plays `m` (legal in the current position) and runs the clocks.
     fn apply(&mut self, m: Move) {
+        self.engine_offers_draw = false;
         let mover = self.position().side_to_move();
         if let Some(clocks) = &mut self.clocks {
             let side = mover.index();
@@ -638,6 +753,9 @@ impl Session {
 
     fn restart_clocks(&mut self) {
         self.time_loss = None;
+        self.agreed = None;
+        self.player_offers_draw = false;
+        self.engine_offers_draw = false;
         self.clocks = match self.time {
             TimeControl::Clock { base_ms, inc_ms } => {
                 Some(Clocks { remaining_ms: [base_ms; 2], inc_ms, turn_start: Instant::now() })
@@ -662,6 +780,10 @@ impl Session {
 
     /// The result and its explanation lines (English, Chinese), once the game is over.
     fn result(&self) -> Option<(String, Vec<String>, Vec<String>)> {
+        if let Some((result, en, zh)) = &self.agreed {
+            let how = if *result == GameResult::Draw { "agreement" } else { "resignation" };
+            return Some((format!("{result} {how}"), vec![en.clone()], vec![zh.clone()]));
+        }
         if let Some(loser) = self.time_loss {
             let winner = GameResult::win_for(!loser);
             let en = format!("{} ran out of time: {} wins", loser.name(), (!loser).name());
@@ -771,6 +893,8 @@ impl Session {
             ("clock", clock),
             ("view", self.view.map_or("null".to_string(), |v| v.to_string())),
             ("reviewing", self.review.is_some().to_string()),
+            ("engine_offers_draw", self.engine_offers_draw.to_string()),
+            ("player_offers_draw", self.player_offers_draw.to_string()),
         ])
     }
 

@@ -15,6 +15,7 @@
 
 pub mod adaptive;
 mod choose;
+pub mod verdict;
 
 pub use adaptive::GameMemory;
 pub use choose::{allows_mate_in_one, exposure};

@@ -21,6 +21,8 @@ const TEXT = {
     check: "check", connecting: "Connecting...", disconnected: "Disconnected from the engine: reload the page.",
     depth: "depth", nodes: "nodes", nps: "nodes/s", viewing: "Viewing ply",
     review: "Review", "review-button": "Review the game", "per-move": "per move", export: "Annotated PGN",
+    "offer-draw": "Offer a draw", resign: "Resign", "accept-draw": "Accept the draw",
+    "engine-offers": "Chariot offers a draw.", "you-offered": "You offered a draw: Chariot answers with its move.",
     reviewing: "Reviewing", better: "better", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder",
     "stop-review": "Stop the review", "red-side": "Red", "black-side": "Black", "average-loss": "average loss",
   },
@@ -32,6 +34,8 @@ const TEXT = {
     friendly: "友好（按你的水平下）", elo: "等级分...", "to-move": "走棋", thinking: "电脑思考中...",
     "your-move": "轮到你走", check: "将军", connecting: "连接中...", disconnected: "与引擎断开：请刷新页面。",
     depth: "深度", nodes: "节点", nps: "节点/秒", viewing: "查看第",
+    "offer-draw": "提和", resign: "认输", "accept-draw": "同意和棋", "engine-offers": "电脑提和。",
+    "you-offered": "你已提和：电脑走棋时回答。",
     review: "复盘", "review-button": "复盘分析", "per-move": "每步", export: "带注释的棋谱", reviewing: "复盘中",
     better: "更好", inaccuracy: "欠佳", mistake: "错着", blunder: "败着", "stop-review": "停止复盘",
     "red-side": "红方", "black-side": "黑方", "average-loss": "平均损失",
@@ -222,6 +226,9 @@ function renderStatus() {
   else text = `${side} ${t("to-move")}`;
   if (st.check && !st.result) text += ` - ${t("check")}`;
   if (st.view !== null) text = `${t("viewing")} ${st.view} - ` + text;
+  if (st.engine_offers_draw && !st.result) text += ` ${t("engine-offers")}`;
+  if (st.player_offers_draw && !st.result) text += ` ${t("you-offered")}`;
+  $("accept-draw").hidden = !(st.engine_offers_draw && !st.result);
   setStatus(text);
   $("result").textContent = st.result ? `${st.result.text}: ${(ui.lang === "zh" && st.result.zh.length ? st.result.zh : st.result.en).join(" ")}` : "";
   $("analyse").textContent = st.analysing ? t("stop-analysis") : t("analyse");
@@ -460,6 +467,9 @@ function setup() {
   $("takeback").onclick = () => send("takeback");
   $("go").onclick = () => send("go");
   $("stop").onclick = () => send("stop");
+  $("offer-draw").onclick = () => send("draw");
+  $("resign").onclick = () => send("resign");
+  $("accept-draw").onclick = () => send("accept");
   $("new").onclick = newGame;
   $("level").onchange = () => { $("elo-row").hidden = $("level").value !== "elo"; send(levelCommand()); };
   $("elo").onchange = () => send(levelCommand());
@@ -476,6 +486,8 @@ function setup() {
     const file = $("pgn-file").files[0];
     if (!file) return;
     if (file.size > 1 << 20) { showError("file too large (at most 1 MB)"); return; }
+    // XQF is binary: it goes to the server as it is and loads at once.
+    if (/\.xqf$/i.test(file.name)) { clearReview(); $("colour").value = "both"; socket.send(await file.arrayBuffer()); return; }
     $("pgn").value = await file.text();
   };
   $("review").onclick = () => send(ui.state && ui.state.reviewing ? "review stop" : `review ${$("review-time").value}`);
