@@ -25,6 +25,8 @@
 //! pawn move).
 
 use super::NotationError;
+// XBoard's letter for a piece kind is WXF's (a pawn's is never written).
+use super::wxf::letter;
 use crate::position::Position;
 use crate::types::{Move, PieceKind, Square};
 use std::fmt;
@@ -75,19 +77,6 @@ impl fmt::Display for RankBase {
 }
 
 // ------------------------------------------------------------ writing
-
-/// XBoard's letter for a piece kind (none for a pawn).
-fn letter(kind: PieceKind) -> char {
-    match kind {
-        PieceKind::King => 'K',
-        PieceKind::Advisor => 'A',
-        PieceKind::Elephant => 'E',
-        PieceKind::Horse => 'H',
-        PieceKind::Rook => 'R',
-        PieceKind::Cannon => 'C',
-        PieceKind::Pawn => 'P',
-    }
-}
 
 fn file_char(file: u8) -> char {
     (b'a' + file) as char

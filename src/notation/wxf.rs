@@ -4,7 +4,8 @@ use super::{Direction, Facts, NotationError, Place, PlaceQuery, Query, Selector,
 use crate::position::Position;
 use crate::types::{Move, PieceKind};
 
-fn letter(kind: PieceKind) -> char {
+/// The letter of a piece kind, as WXF and XBoard's SAN both write it.
+pub(super) fn letter(kind: PieceKind) -> char {
     match kind {
         PieceKind::King => 'K',
         PieceKind::Advisor => 'A',

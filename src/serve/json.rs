@@ -2,28 +2,8 @@
 //! messages to the server are plain text commands (see `session.rs`), so
 //! no JSON parser is needed.
 
-use std::fmt::Write;
-
-/// A JSON string literal, quotes included.
-pub fn string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// A JSON string literal, quotes included (the analysis output's writer).
+pub use crate::analysis::output::json_string as string;
 
 /// A JSON array of strings.
 pub fn strings<S: AsRef<str>>(items: &[S]) -> String {
