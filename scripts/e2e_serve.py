@@ -68,7 +68,16 @@ class WebDriver:
         return self.call("POST", self.s("/element"), {"using": "css selector", "value": css})[ELEMENT]
 
     def click(self, css):
-        self.call("POST", self.s(f"/element/{self.find(css)}/click"), {})
+        # The board is drawn anew on every message from the server, so an
+        # element found a moment ago may be gone: find it again.
+        for attempt in range(10):
+            try:
+                self.call("POST", self.s(f"/element/{self.find(css)}/click"), {})
+                return
+            except RuntimeError as e:
+                if "stale element" not in str(e) or attempt == 9:
+                    raise
+                time.sleep(0.05)
 
     def type(self, css, text):
         self.call("POST", self.s(f"/element/{self.find(css)}/value"), {"text": text})
