@@ -86,6 +86,13 @@ struct Clocks {
     turn_start: Instant,
 }
 
+impl Clocks {
+    /// What `side` has left if its time is running now.
+    fn left_while_running(&self, side: Color) -> i64 {
+        self.remaining_ms[side.index()] - self.turn_start.elapsed().as_millis() as i64
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Search {
     /// The engine is choosing its move.
@@ -483,9 +490,7 @@ impl Session {
             return Err("takeback: no move to take back".to_string());
         }
         self.stop_search();
-        self.time_loss = None;
-        self.agreed = None;
-        self.engine_offers_draw = false;
+        self.clear_game_end();
         self.view = None;
         self.moves.pop();
         // Against the engine, take back its answer and the player's move.
@@ -549,10 +554,7 @@ impl Session {
         self.view = None;
         self.engine_side = None;
         self.clocks = None;
-        self.time_loss = None;
-        self.agreed = None;
-        self.player_offers_draw = false;
-        self.engine_offers_draw = false;
+        self.clear_game_end();
         self.sync_engine();
         Ok(())
     }
@@ -729,7 +731,7 @@ impl Session {
         let mover = self.position().side_to_move();
         if let Some(clocks) = &mut self.clocks {
             let side = mover.index();
-            clocks.remaining_ms[side] -= clocks.turn_start.elapsed().as_millis() as i64;
+            clocks.remaining_ms[side] = clocks.left_while_running(mover);
             if clocks.remaining_ms[side] < 0 {
                 self.time_loss = Some(mover);
             } else {
@@ -751,11 +753,17 @@ impl Session {
         let _ = self.engine.set_position(Some(&fen), &refs);
     }
 
-    fn restart_clocks(&mut self) {
+    /// Forgets a game end that was not the board's (time, agreement,
+    /// resignation) and any open draw offer.
+    fn clear_game_end(&mut self) {
         self.time_loss = None;
         self.agreed = None;
         self.player_offers_draw = false;
         self.engine_offers_draw = false;
+    }
+
+    fn restart_clocks(&mut self) {
+        self.clear_game_end();
         self.clocks = match self.time {
             TimeControl::Clock { base_ms, inc_ms } => {
                 Some(Clocks { remaining_ms: [base_ms; 2], inc_ms, turn_start: Instant::now() })
@@ -766,16 +774,15 @@ impl Session {
 
     /// True once, when the side to move's clock has just run out.
     fn flag_fell(&mut self) -> bool {
-        if self.time_loss.is_some() || self.result().is_some() {
-            return false;
-        }
+        // Polled every few milliseconds: the clock first, the judge (which
+        // goes through the whole game) only when the time is up.
         let Some(clocks) = &self.clocks else { return false };
         let side = self.position().side_to_move();
-        if clocks.remaining_ms[side.index()] - (clocks.turn_start.elapsed().as_millis() as i64) < 0 {
-            self.time_loss = Some(side);
-            return true;
+        if clocks.left_while_running(side) >= 0 || self.time_loss.is_some() || self.result().is_some() {
+            return false;
         }
-        false
+        self.time_loss = Some(side);
+        true
     }
 
     /// The result and its explanation lines (English, Chinese), once the game is over.
@@ -816,8 +823,7 @@ impl Session {
             let mut limits = Limits::default();
             match (self.time, &self.clocks) {
                 (TimeControl::Clock { .. }, Some(clocks)) => {
-                    let side = pos.side_to_move().index();
-                    let left = clocks.remaining_ms[side] - clocks.turn_start.elapsed().as_millis() as i64;
+                    let left = clocks.left_while_running(pos.side_to_move());
                     limits.clock = Some(Clock { time_ms: left.max(1), inc_ms: clocks.inc_ms, moves_to_go: None });
                 }
                 (TimeControl::MoveTime(ms), _) | (TimeControl::Clock { base_ms: ms, .. }, None) => {
@@ -856,20 +862,21 @@ impl Session {
             before.make_move(m);
         }
         let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-        let result = match self.result() {
+        let ended = self.result();
+        let result = match &ended {
             None => "null".to_string(),
-            Some((text, en, zh)) => object(&[("text", string(&text)), ("en", strings(&en)), ("zh", strings(&zh))]),
+            Some((text, en, zh)) => object(&[("text", string(text)), ("en", strings(en)), ("zh", strings(zh))]),
         };
         // At the game's end nothing more may be played; at a ply viewed
         // earlier, a move starts a new line from there.
-        let legal = if result == "null" || self.view.is_some() { strings(&legal) } else { "[]".to_string() };
+        let legal = if ended.is_none() || self.view.is_some() { strings(&legal) } else { "[]".to_string() };
         let clock = match &self.clocks {
             None => "null".to_string(),
             Some(c) => {
-                let running = (self.result().is_none()).then(|| self.position().side_to_move());
+                let running = ended.is_none().then(|| self.position().side_to_move());
                 let mut left = c.remaining_ms;
                 if let Some(side) = running {
-                    left[side.index()] -= c.turn_start.elapsed().as_millis() as i64;
+                    left[side.index()] = c.left_while_running(side);
                 }
                 object(&[
                     ("red_ms", left[Color::Red.index()].max(0).to_string()),
