@@ -17,6 +17,7 @@ pub mod cpu;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod nnue;
 pub mod notation;
 pub mod perft;

@@ -184,33 +184,7 @@ impl Book {
 /// instead of read whole.
 pub const MAX_BOOK_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Why a book file could not be read.
-#[derive(Debug)]
-pub enum ReadProblem {
-    Io(std::io::Error),
-    /// A device, pipe or directory (refused before reading: a FIFO would
-    /// block the open, a device may never end).
-    NotRegularFile,
-    /// Over the limit: the size the file system gave (`None`: it grew
-    /// past the limit while being read).
-    TooLarge {
-        bytes: Option<u64>,
-        limit: u64,
-    },
-}
-
-impl fmt::Display for ReadProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadProblem::Io(e) => write!(f, "{e}"),
-            ReadProblem::NotRegularFile => write!(f, "not a regular file"),
-            ReadProblem::TooLarge { bytes: Some(bytes), limit } => {
-                write!(f, "{bytes} bytes, more than the {limit} a book may have")
-            }
-            ReadProblem::TooLarge { bytes: None, limit } => write!(f, "more than the {limit} bytes a book may have"),
-        }
-    }
-}
+pub use crate::files::ReadProblem;
 
 /// Why [`load_file`] failed; `name` is the file as the user gave it.
 #[derive(Debug)]
@@ -260,27 +234,6 @@ impl From<FileError> for String {
     }
 }
 
-/// The bytes of a regular file of at most `limit` bytes. Devices, pipes and
-/// directories are refused before reading.
-fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, ReadProblem> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(ReadProblem::Io)?;
-    if !meta.is_file() {
-        return Err(ReadProblem::NotRegularFile);
-    }
-    if meta.len() > limit {
-        return Err(ReadProblem::TooLarge { bytes: Some(meta.len()), limit });
-    }
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(ReadProblem::Io)?;
-    // The file may grow after the check: read one byte past the limit at most.
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(ReadProblem::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReadProblem::TooLarge { bytes: None, limit });
-    }
-    Ok(bytes)
-}
-
 /// Reads a book file. A relative path that does not exist from the working
 /// directory is also tried next to the executable (GUIs start engines in
 /// their own directory).
@@ -293,7 +246,7 @@ pub fn load_file(name: &str) -> Result<Book, FileError> {
         path.to_path_buf()
     };
     let name = name.to_string();
-    let bytes = match read_limited(&path, MAX_BOOK_BYTES) {
+    let bytes = match crate::files::read_regular_file(&path, MAX_BOOK_BYTES) {
         Ok(bytes) => bytes,
         Err(problem) => return Err(FileError::Read { name, problem }),
     };

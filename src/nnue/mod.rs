@@ -113,7 +113,7 @@ impl std::error::Error for FormatError {}
 /// Why [`Network::load`] failed: the file, and what went wrong with it.
 #[derive(Debug)]
 pub enum LoadError {
-    Read { path: std::path::PathBuf, error: std::io::Error },
+    Read { path: std::path::PathBuf, error: crate::files::ReadProblem },
     Invalid { path: std::path::PathBuf, error: FormatError },
 }
 
@@ -269,7 +269,10 @@ impl Network {
 
     /// Reads a network file from disk.
     pub fn load(path: &std::path::Path) -> Result<Network, LoadError> {
-        let bytes = std::fs::read(path).map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+        // The file's size is known: a bigger one (or a device, a pipe) is
+        // refused unread.
+        let bytes = crate::files::read_regular_file(path, FILE_BYTES as u64)
+            .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
         Network::from_bytes(&bytes).map_err(|error| LoadError::Invalid { path: path.to_path_buf(), error })
     }
 

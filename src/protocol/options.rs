@@ -105,18 +105,54 @@ fn hash(s: &mut Session, v: &str) {
         _ => wanted,
     };
     s.engine.set_hash_mb(mb);
+    // The system may still refuse (a ulimit on address space, say): the
+    // table then halves until it is given, and the GUI is told.
+    let got = s.engine.hash_mb();
+    if got < mb.min(crate::engine::MAX_HASH_MB) {
+        s.out.line(&format!("info string hash {mb} MB could not be allocated; using {got} MB"));
+    }
 }
 
 fn prev_power_of_two(n: usize) -> usize {
     if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 }
 }
 
-/// Free memory in MB where the system says (Linux), else `None`.
+/// Free memory in MB where the system says (Linux), else `None`: the
+/// machine's available memory, or less where the process's control group
+/// (a container's memory limit) leaves less. Pages beyond a group's limit
+/// are not refused when allocated but kill the process when touched.
 fn available_memory_mb() -> Option<usize> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
+    let machine = kb / 1024;
+    Some(cgroup_room_mb().map_or(machine, |room| room.min(machine)))
+}
+
+/// What the memory control group of this process has left, in MB, if it
+/// has a limit: cgroup v2 (`memory.max`, `memory.current`) or v1
+/// (`memory.limit_in_bytes`, `memory.usage_in_bytes`).
+fn cgroup_room_mb() -> Option<usize> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let read = |path: String| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    for line in groups.lines() {
+        // `0::/path` (v2) or `4:memory:/path` (v1).
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let (dir, limit, usage) = match controllers {
+            "" => (format!("/sys/fs/cgroup{path}"), "memory.max", "memory.current"),
+            c if c.split(',').any(|c| c == "memory") => {
+                (format!("/sys/fs/cgroup/memory{path}"), "memory.limit_in_bytes", "memory.usage_in_bytes")
+            }
+            _ => continue,
+        };
+        // "max" (v2) does not parse: no limit. v1 says "no limit" with a
+        // number near u64::MAX, which the `min` with the machine absorbs.
+        if let (Some(limit), Some(usage)) = (read(format!("{dir}/{limit}")), read(format!("{dir}/{usage}"))) {
+            return Some((limit.saturating_sub(usage) / (1024 * 1024)).min(usize::MAX as u64) as usize);
+        }
+    }
+    None
 }
 fn clear_hash(s: &mut Session, _: &str) {
     s.engine.clear_hash();

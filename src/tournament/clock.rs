@@ -32,7 +32,10 @@ impl TimeControl {
         };
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
         let base_ms = match base.split_once(':') {
-            Some((min, sec)) => seconds_to_ms(min).ok_or_else(bad)? * 60 + seconds_to_ms(sec).ok_or_else(bad)?,
+            Some((min, sec)) => seconds_to_ms(min)
+                .and_then(|min| min.checked_mul(60)?.checked_add(seconds_to_ms(sec)?))
+                .filter(|&ms| ms <= MAX_CLOCK_MS)
+                .ok_or_else(bad)?,
             None => seconds_to_ms(base).ok_or_else(bad)?,
         };
         let increment_ms = seconds_to_ms(inc).ok_or_else(bad)?;
@@ -43,10 +46,17 @@ impl TimeControl {
     }
 }
 
-/// Seconds as text (`0.1`, `60`) to milliseconds.
+/// The longest clock or increment taken, about 31 years: the clock's sums
+/// stay far from overflow (found by fuzzing: `--tc 2222...2:22+5`
+/// overflowed the minutes' product).
+const MAX_CLOCK_MS: u64 = 1_000_000_000_000;
+
+/// Seconds as text (`0.1`, `60`) to milliseconds, `None` if not a number
+/// of seconds from 0 to [`MAX_CLOCK_MS`].
 fn seconds_to_ms(text: &str) -> Option<u64> {
     let seconds: f64 = text.trim().parse().ok()?;
-    (seconds.is_finite() && seconds >= 0.0).then(|| (seconds * 1000.0).round() as u64)
+    let ms = (seconds * 1000.0).round();
+    (ms.is_finite() && (0.0..=MAX_CLOCK_MS as f64).contains(&ms)).then_some(ms as u64)
 }
 
 impl fmt::Display for TimeControl {
@@ -157,6 +167,15 @@ mod tests {
         for bad in ["", "x", "0/10", "10+", "-1+1", "0+0", "40/"] {
             assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
         }
+        // Beyond the longest clock: refused, not wrapped or saturated.
+        let huge_minutes = format!("{}:22+5", "2".repeat(130));
+        for bad in [huge_minutes.as_str(), "1e300", "10+1e300", "inf", "NaN+1", "16666667:00"] {
+            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            TimeControl::parse_clock("16666666:00").unwrap(),
+            TimeControl::Clock { moves: None, base_ms: 999_999_960_000, increment_ms: 0 }
+        );
     }
 
     #[test]
