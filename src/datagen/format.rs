@@ -241,6 +241,11 @@ pub fn open_for_append(path: &Path, seed: u64) -> io::Result<(std::fs::File, u64
                 at += length;
                 games += 1;
             }
+            if !packed::is_game_prefix(&bytes[at..]) {
+                let offset = HEADER_BYTES + at;
+                let text = format!("game {} (byte {offset}) is corrupt, not cut short; see --check", games + 1);
+                return Err(io::Error::new(io::ErrorKind::InvalidData, text));
+            }
             (games, (HEADER_BYTES + at) as u64)
         }
     };

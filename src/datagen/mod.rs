@@ -579,6 +579,15 @@ mod tests {
         assert!(report.contains("games 4"), "{report}");
         // Another seed does not append to this file.
         assert!(run(&one, &Options { games: 5, seed: 9, ..options.clone() }, &stop, &mut |_| {}).is_err());
+        // A corrupt count in the middle is not taken for a game cut short:
+        // the file is refused and left as it is.
+        let mut bytes = std::fs::read(&one).unwrap();
+        let second_game = format::HEADER_BYTES + packed::game_length(&bytes[format::HEADER_BYTES..]).unwrap();
+        bytes[second_game + 2] = 0x7f;
+        std::fs::write(&two, &bytes).unwrap();
+        let refused = run(&two, &Options { games: 5, ..options.clone() }, &stop, &mut |_| {}).unwrap_err();
+        assert!(refused.to_string().contains("game 2"), "{refused}");
+        assert_eq!(std::fs::read(&two).unwrap(), bytes);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

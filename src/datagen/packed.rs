@@ -235,6 +235,31 @@ pub fn game_length(bytes: &[u8]) -> Option<usize> {
     (total <= bytes.len()).then_some(total)
 }
 
+/// Whether `bytes`, shorter than the game its counts announce, can be the
+/// start of that game as an interrupted write leaves it: its header sound
+/// and every whole move in it legal. (A corrupt count in the middle of a
+/// file also announces more bytes than are left; what follows it then
+/// does not read as moves.)
+pub fn is_game_prefix(bytes: &[u8]) -> bool {
+    if bytes.len() < GAME_FIXED_BYTES {
+        return true;
+    }
+    let mut occupied_bytes = [0u8; 16];
+    occupied_bytes[..12].copy_from_slice(&bytes[7..19]);
+    let moves_at = GAME_FIXED_BYTES + (u128::from_le_bytes(occupied_bytes).count_ones() as usize).div_ceil(2);
+    if bytes.len() < moves_at {
+        return true;
+    }
+    let whole_moves = (bytes.len() - moves_at) / MOVE_BYTES;
+    let announced = u32::from_le_bytes(bytes[0..4].try_into().expect("4 bytes")) as usize;
+    if whole_moves == 0 || whole_moves >= announced {
+        return whole_moves < announced;
+    }
+    let mut head = bytes[..moves_at + MOVE_BYTES * whole_moves].to_vec();
+    head[0..4].copy_from_slice(&(whole_moves as u32).to_le_bytes());
+    decode_game(&head).is_ok()
+}
+
 /// Whether the records of one game are what a packed game gives back
 /// (each the previous one's position after its best move, the ply one
 /// more, the flags and results as recomputed, the game end on the last
