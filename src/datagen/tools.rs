@@ -388,6 +388,20 @@ mod tests {
             bytes[at] ^= 1 << rng.below(8);
             let _ = read(&bytes);
         }
+        // Random bodies after a sound header, and a sound game followed by
+        // random bytes: errors, never a panic.
+        for _ in 0..500 {
+            let length = rng.below(200) as usize;
+            let noise: Vec<u8> = (0..length).map(|_| rng.below(256) as u8).collect();
+            let mut bytes = format::header_of(Format::V2, None).to_vec();
+            if rng.below(2) == 0 {
+                packed::encode_game(games[0], &mut bytes);
+            }
+            bytes.extend(noise);
+            let _ = read(&bytes);
+            assert!(packed::game_length(&bytes[HEADER_BYTES..]).is_none_or(|n| n <= bytes.len()));
+            let _ = packed::is_game_prefix(&bytes[HEADER_BYTES..]);
+        }
         // A huge count is refused before anything is allocated for it.
         let mut huge = v2.clone();
         huge[HEADER_BYTES..HEADER_BYTES + 4].copy_from_slice(&u32::MAX.to_le_bytes());
