@@ -62,7 +62,8 @@ enum Command {
     /// position written with its score, best move and the game's result (the
     /// format is in docs/training.md). Appends to FILE until it holds --games
     /// games; stopped and run again with the same options, it goes on and
-    /// gives the same file. With --stats, reports on FILE instead.
+    /// gives the same file. With --stats, --check, --convert OUT or --merge
+    /// SHARDS..., a tool on FILE instead.
     Datagen(cli::datagen::DatagenArgs),
     /// Fit the evaluation weights to datagen files (Adam on the blend of
     /// game result and search score); prints the loss as it goes and the

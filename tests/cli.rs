@@ -46,6 +46,35 @@ fn the_datagen_help_names_the_page_with_the_format() {
 }
 
 #[test]
+fn datagen_checks_converts_and_merges_its_files() {
+    let dir = std::env::temp_dir().join(format!("chariot-cli-{}-datagen-tools", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for seed in ["1", "2"] {
+        let out =
+            chariot(&["datagen", &path(&format!("s{seed}.bin")), "--games", "1", "--nodes", "50", "--seed", seed]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let out = chariot(&["datagen", &path("s1.bin"), "--check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("format v2 (packed games), seed 1\ngames 1"), "{}", text(&out.stdout));
+    let out = chariot(&["datagen", &path("all.bin"), "--merge", &path("s1.bin"), &path("s2.bin")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("games 2"), "{}", text(&out.stdout));
+    let out = chariot(&["datagen", &path("again.bin"), "--merge", &path("s1.bin"), &path("s1.bin")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("made with seed 1"), "{}", text(&out.stderr));
+    // A cut file fails the check with exit code 2, naming the byte.
+    let bytes = std::fs::read(path("s2.bin")).unwrap();
+    std::fs::write(path("cut.bin"), &bytes[..bytes.len() - 2]).unwrap();
+    let out = chariot(&["datagen", &path("cut.bin"), "--check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("game 1 (byte 40): truncated game"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn perft_refuses_depths_it_cannot_finish() {
     for (depth, reason) in [
         ("100000", "at most 8, got 100000"),
@@ -102,6 +131,9 @@ fn every_subcommand_exits_with_2_on_bad_input() {
         vec!["datagen"],
         vec!["datagen", game],
         vec!["datagen", game, "--stats"],
+        vec!["datagen", game, "--check"],
+        vec!["datagen", game, "--convert", "/nonexistent/dir/out.bin"],
+        vec!["datagen", "/nonexistent/dir/all.bin", "--merge", game],
         vec!["datagen", "/nonexistent/dir/data.bin", "--games", "1"],
         vec!["tune"],
         vec!["tune", game],

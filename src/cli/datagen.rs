@@ -4,12 +4,27 @@ use super::CommandResult;
 use clap::builder::RangedU64ValueParser;
 
 #[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("tool").args(["stats", "check", "convert", "merge"]))]
 pub struct DatagenArgs {
-    /// The data file (created, or appended to).
+    /// The data file (created, or appended to in the format it has; a new
+    /// file is written in the packed format, v2).
     file: std::path::PathBuf,
     /// Print counts, results and histograms of FILE and exit.
     #[arg(long)]
     stats: bool,
+    /// Check FILE (either format): every game whole and legal from its
+    /// start, its flags and results consistent; print the counts. Exit
+    /// code 2 on a bad file.
+    #[arg(long)]
+    check: bool,
+    /// Convert the v1 file FILE into the new v2 file OUT, read OUT back and
+    /// compare every record.
+    #[arg(long, value_name = "OUT")]
+    convert: Option<std::path::PathBuf>,
+    /// Merge these shards (one format, no seed twice, each checked) into
+    /// the new file FILE, in their order.
+    #[arg(long, value_name = "SHARD", num_args = 1..)]
+    merge: Vec<std::path::PathBuf>,
     /// Games the file holds at the end (games already in it count).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
@@ -70,6 +85,26 @@ pub fn run(args: &DatagenArgs) -> CommandResult {
     if args.stats {
         let records = datagen::format::read_file(&args.file)?;
         print!("{}", datagen::stats(&records));
+        return Ok(());
+    }
+    if args.check {
+        let counts = datagen::tools::check(&args.file)?;
+        println!("{}: ok\n{counts}", args.file.display());
+        return Ok(());
+    }
+    if let Some(out) = &args.convert {
+        let counts = datagen::tools::convert(&args.file, out)?;
+        println!(
+            "{} -> {}: {} records read back equal\n{counts}",
+            args.file.display(),
+            out.display(),
+            counts.positions
+        );
+        return Ok(());
+    }
+    if !args.merge.is_empty() {
+        let counts = datagen::tools::merge(&args.merge, &args.file)?;
+        println!("{} shards -> {}\n{counts}", args.merge.len(), args.file.display());
         return Ok(());
     }
     let openings = match &args.openings {

@@ -1,9 +1,13 @@
-//! The training-data file: a 40-byte header, then one 40-byte record per
+//! The training-data files. Two formats, told apart by the header's magic:
+//! version 2 (packed games, about 4 bytes a position, what `chariot
+//! datagen` writes for a new file; see [`super::packed`]) and version 1,
+//! here: a 40-byte header, then one 40-byte record per
 //! position, little-endian, games whole and in order (the last record of a
 //! game carries a flag). Fixed-size records make the file appendable and
-//! let a reader seek or sample without parsing.
+//! let a reader seek or sample without parsing. Readers take both; a file
+//! is appended to in the format it has.
 //!
-//! Record layout (bytes):
+//! Version 1 record layout (bytes):
 //!
 //! | bytes  | field                                                        |
 //! |--------|--------------------------------------------------------------|
@@ -15,6 +19,7 @@
 //! | 38     | game result from the side to move: 0 lost, 1 draw, 2 won     |
 //! | 39     | flags: see the `FLAG_` constants                              |
 
+use super::packed::{self, GameError};
 use crate::position::{FenError, Position, board_fen};
 use crate::types::{Bitboard, Color, Move, Piece, Square};
 use std::fmt;
@@ -146,29 +151,117 @@ impl Record {
     /// The position (its FEN is checked as any other: kings, squares, the
     /// side not to move not in check).
     pub fn position(&self) -> Result<Position, FenError> {
-        let side = if self.side == Color::Red { 'w' } else { 'b' };
-        Position::from_fen(&format!("{} {side} - - 0 1", board_fen(|sq| self.board[sq.index()])))
+        position_of(&self.board, self.side)
     }
 }
 
-/// Opens `path` for appending whole games: a new file gets the header; an
-/// existing one must start with it, and a game cut short by an interrupted
-/// run (records after the last game's end) is cut off. Returns the file,
-/// positioned at its end, and the number of whole games in it.
-pub fn open_for_append(path: &std::path::Path) -> io::Result<(std::fs::File, u64)> {
+/// The position of a record's board and side to move, checked as any FEN.
+pub fn position_of(board: &[Option<Piece>; 90], side: Color) -> Result<Position, FenError> {
+    let side = if side == Color::Red { 'w' } else { 'b' };
+    Position::from_fen(&format!("{} {side} - - 0 1", board_fen(|sq| board[sq.index()])))
+}
+
+/// The two file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// 40-byte records, one a position.
+    V1,
+    /// Packed games: the first board, then a move and a score a position.
+    V2,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::V1 => "v1 (40-byte records)",
+            Format::V2 => "v2 (packed games)",
+        })
+    }
+}
+
+/// Both formats' headers are this long.
+pub const HEADER_BYTES: usize = RECORD_BYTES;
+
+/// The format a file's first bytes announce, with the seed a version 2
+/// header records (`None` when not known).
+pub fn detect(header: &[u8]) -> Option<(Format, Option<u64>)> {
+    if header.len() >= RECORD_BYTES && header[..RECORD_BYTES] == Record::header() {
+        return Some((Format::V1, None));
+    }
+    packed::header_seed(header).map(|seed| (Format::V2, seed))
+}
+
+/// The header of a new file.
+pub fn header_of(format: Format, seed: Option<u64>) -> [u8; HEADER_BYTES] {
+    match format {
+        Format::V1 => Record::header(),
+        Format::V2 => packed::header(seed),
+    }
+}
+
+/// Appends one whole game's records to `out` in `format`.
+pub fn encode_game(format: Format, records: &[Record], out: &mut Vec<u8>) {
+    match format {
+        Format::V1 => records.iter().for_each(|r| out.extend_from_slice(&r.encode())),
+        Format::V2 => packed::encode_game(records, out),
+    }
+}
+
+/// Opens `path` for appending whole games: a new file gets the version 2
+/// header (with `seed`); an existing one must start with a header, and a
+/// game cut short by an interrupted run is cut off. A version 2 file that
+/// records another seed is refused (its games would not be this run's).
+/// Returns the file, positioned at its end, the number of whole games in
+/// it and its format.
+pub fn open_for_append(path: &Path, seed: u64) -> io::Result<(std::fs::File, u64, Format)> {
     let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
     let len = file.metadata()?.len();
     if len == 0 {
-        file.write_all(&Record::header())?;
-        return Ok((file, 0));
+        file.write_all(&packed::header(Some(seed)))?;
+        return Ok((file, 0, Format::V2));
     }
-    let mut header = [0u8; RECORD_BYTES];
-    if len < RECORD_BYTES as u64 || file.read_exact(&mut header).is_err() || header != Record::header() {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "not a chariot datagen file (bad header)"));
+    let bad_header = || io::Error::new(io::ErrorKind::InvalidData, "not a chariot datagen file (bad header)");
+    let mut header = [0u8; HEADER_BYTES];
+    if len < HEADER_BYTES as u64 || file.read_exact(&mut header).is_err() {
+        return Err(bad_header());
     }
+    let (format, recorded) = detect(&header).ok_or_else(bad_header)?;
+    if let Some(recorded) = recorded.filter(|&r| r != seed) {
+        let text = format!("the file was made with --seed {recorded}, not {seed}");
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, text));
+    }
+    let (games, whole_end) = match format {
+        Format::V1 => whole_games_v1(&mut file, len)?,
+        Format::V2 => {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            let mut at = 0;
+            let mut games = 0;
+            while let Some(length) = packed::game_length(&bytes[at..]) {
+                at += length;
+                games += 1;
+            }
+            if !packed::is_game_prefix(&bytes[at..]) {
+                let offset = HEADER_BYTES + at;
+                let text = format!("game {} (byte {offset}) is corrupt, not cut short; see --check", games + 1);
+                return Err(io::Error::new(io::ErrorKind::InvalidData, text));
+            }
+            (games, (HEADER_BYTES + at) as u64)
+        }
+    };
+    if whole_end < len {
+        log::warn!("{}: cut {} bytes of an unfinished game", path.display(), len - whole_end);
+        file.set_len(whole_end)?;
+    }
+    file.seek(SeekFrom::Start(whole_end))?;
+    Ok((file, games, format))
+}
+
+/// The whole games of a version 1 file after its header, and where they end.
+fn whole_games_v1(file: &mut std::fs::File, len: u64) -> io::Result<(u64, u64)> {
     let mut games = 0;
     let mut whole_end = RECORD_BYTES as u64;
-    let mut reader = io::BufReader::new(&mut file);
+    let mut reader = io::BufReader::new(file);
     let mut at = RECORD_BYTES as u64;
     let mut rec = [0u8; RECORD_BYTES];
     while at + RECORD_BYTES as u64 <= len {
@@ -179,13 +272,7 @@ pub fn open_for_append(path: &std::path::Path) -> io::Result<(std::fs::File, u64
             whole_end = at;
         }
     }
-    drop(reader);
-    if whole_end < len {
-        log::warn!("{}: cut {} bytes of an unfinished game", path.display(), len - whole_end);
-        file.set_len(whole_end)?;
-    }
-    file.seek(SeekFrom::Start(whole_end))?;
-    Ok((file, games))
+    Ok((games, whole_end))
 }
 
 /// What is wrong with one 40-byte record.
@@ -232,6 +319,13 @@ pub enum FileError {
         offset: usize,
         error: RecordError,
     },
+    /// Game `number` (1-based): what is wrong at byte `offset` of the file.
+    BadGame {
+        path: PathBuf,
+        number: usize,
+        offset: usize,
+        error: GameError,
+    },
 }
 
 impl fmt::Display for FileError {
@@ -242,6 +336,9 @@ impl fmt::Display for FileError {
             FileError::BadRecord { path, number, offset, error } => {
                 write!(f, "{}: record {number} (byte {offset}): {error}", path.display())
             }
+            FileError::BadGame { path, number, offset, error } => {
+                write!(f, "{}: game {number} (byte {offset}): {error}", path.display())
+            }
         }
     }
 }
@@ -251,6 +348,7 @@ impl std::error::Error for FileError {
         match self {
             FileError::Read { error, .. } => Some(error),
             FileError::BadRecord { error, .. } => Some(error),
+            FileError::BadGame { error, .. } => Some(error),
             FileError::BadHeader { .. } => None,
         }
     }
@@ -263,14 +361,33 @@ impl From<FileError> for String {
     }
 }
 
-/// Reads every record of a datagen file.
+/// A datagen file read whole.
+#[derive(Debug)]
+pub struct DataFile {
+    pub format: Format,
+    /// The seed a version 2 header records.
+    pub seed: Option<u64>,
+    pub records: Vec<Record>,
+}
+
+/// Reads every record of a datagen file, either format.
 pub fn read_file(path: &Path) -> Result<Vec<Record>, FileError> {
+    read_data(path).map(|d| d.records)
+}
+
+/// Reads a datagen file, either format: its format, seed and records.
+pub fn read_data(path: &Path) -> Result<DataFile, FileError> {
     let bytes = std::fs::read(path).map_err(|error| FileError::Read { path: path.to_path_buf(), error })?;
-    if bytes.len() < RECORD_BYTES || bytes[..RECORD_BYTES] != Record::header() {
-        return Err(FileError::BadHeader { path: path.to_path_buf() });
-    }
-    bytes[RECORD_BYTES..]
-        .chunks_exact(RECORD_BYTES)
+    let (format, seed) = detect(&bytes).ok_or_else(|| FileError::BadHeader { path: path.to_path_buf() })?;
+    let records = match format {
+        Format::V1 => decode_v1(path, &bytes[RECORD_BYTES..])?,
+        Format::V2 => decode_v2(path, &bytes[HEADER_BYTES..])?,
+    };
+    Ok(DataFile { format, seed, records })
+}
+
+fn decode_v1(path: &Path, body: &[u8]) -> Result<Vec<Record>, FileError> {
+    body.chunks_exact(RECORD_BYTES)
         .enumerate()
         .map(|(i, chunk)| {
             Record::decode(chunk.try_into().expect("record size")).map_err(|error| FileError::BadRecord {
@@ -281,6 +398,24 @@ pub fn read_file(path: &Path) -> Result<Vec<Record>, FileError> {
             })
         })
         .collect()
+}
+
+fn decode_v2(path: &Path, body: &[u8]) -> Result<Vec<Record>, FileError> {
+    let mut records = Vec::new();
+    let mut at = 0;
+    let mut number = 0;
+    while at < body.len() {
+        number += 1;
+        let (game, length) = packed::decode_game(&body[at..]).map_err(|(within, error)| FileError::BadGame {
+            path: path.to_path_buf(),
+            number,
+            offset: HEADER_BYTES + at + within,
+            error,
+        })?;
+        records.extend(game);
+        at += length;
+    }
+    Ok(records)
 }
 
 #[cfg(test)]

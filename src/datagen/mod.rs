@@ -9,6 +9,8 @@
 //! stopped and gives the file an uninterrupted run would have given.
 
 pub mod format;
+pub mod packed;
+pub mod tools;
 
 use crate::book::{self, Book};
 use crate::nnue::Network;
@@ -332,7 +334,7 @@ pub fn run(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&str),
 ) -> std::io::Result<Summary> {
-    let (file, games_before) = format::open_for_append(path)?;
+    let (file, games_before, file_format) = format::open_for_append(path, options.seed)?;
     let mut out = std::io::BufWriter::new(file);
     let start = Instant::now();
     let mut summary = Summary { games_before, ..Summary::default() };
@@ -371,9 +373,7 @@ pub fn run(
             }
             while let Some(game) = pending.remove(&to_write) {
                 let mut bytes = Vec::with_capacity(game.records.len() * format::RECORD_BYTES);
-                for r in &game.records {
-                    bytes.extend_from_slice(&r.encode());
-                }
+                format::encode_game(file_format, &game.records, &mut bytes);
                 out.write_all(&bytes)?;
                 to_write += 1;
                 summary.games += 1;
@@ -564,9 +564,10 @@ mod tests {
         // at the end of the file by the first.
         run(&two, &Options { games: 2, threads: 2, ..options.clone() }, &stop, &mut |_| {}).unwrap();
         let partial = play_game(2, &options, &mut Searcher::new(1));
+        let mut packed = Vec::new();
+        packed::encode_game(&partial.records, &mut packed);
         let mut f = std::fs::OpenOptions::new().append(true).open(&two).unwrap();
-        f.write_all(&partial.records[0].encode()).unwrap();
-        f.write_all(&partial.records[1].encode()).unwrap();
+        f.write_all(&packed[..packed.len() - 3]).unwrap();
         drop(f);
         let s = run(&two, &Options { threads: 2, ..options.clone() }, &stop, &mut |_| {}).unwrap();
         assert_eq!((s.games_before, s.games), (2, 2));
@@ -576,6 +577,41 @@ mod tests {
         assert_eq!(records.len() as u64, first.positions);
         let report = stats(&records);
         assert!(report.contains("games 4"), "{report}");
+        // Another seed does not append to this file.
+        assert!(run(&one, &Options { games: 5, seed: 9, ..options.clone() }, &stop, &mut |_| {}).is_err());
+        // A corrupt count in the middle is not taken for a game cut short:
+        // the file is refused and left as it is.
+        let mut bytes = std::fs::read(&one).unwrap();
+        let second_game = format::HEADER_BYTES + packed::game_length(&bytes[format::HEADER_BYTES..]).unwrap();
+        bytes[second_game + 2] = 0x7f;
+        std::fs::write(&two, &bytes).unwrap();
+        let refused = run(&two, &Options { games: 5, ..options.clone() }, &stop, &mut |_| {}).unwrap_err();
+        assert!(refused.to_string().contains("game 2"), "{refused}");
+        assert_eq!(std::fs::read(&two).unwrap(), bytes);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_version_1_file_is_resumed_in_version_1() {
+        let dir = std::env::temp_dir().join(format!("chariot-datagen-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.bin");
+        let options = Options { games: 3, ..quick() };
+        let games: Vec<Game> = (0..3).map(|i| play_game(i, &options, &mut Searcher::new(1))).collect();
+        let v1 = |games: &[Game]| {
+            let mut bytes = format::Record::header().to_vec();
+            for g in games {
+                format::encode_game(format::Format::V1, &g.records, &mut bytes);
+            }
+            bytes
+        };
+        // One whole game and the start of the next, as a stopped run leaves it.
+        let mut bytes = v1(&games[..1]);
+        bytes.extend_from_slice(&games[1].records[0].encode());
+        std::fs::write(&path, &bytes).unwrap();
+        let s = run(&path, &options, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        assert_eq!((s.games_before, s.games), (1, 2));
+        assert_eq!(std::fs::read(&path).unwrap(), v1(&games));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -219,6 +219,13 @@ impl Position {
         list
     }
 
+    /// Legal moves of one type into `list` (emptied first): a caller that
+    /// keeps a list saves copying a new one into it.
+    pub fn legal_moves_into(&self, gen_type: GenType, list: &mut MoveList) {
+        list.clear();
+        self.legal_into(gen_type, list);
+    }
+
     /// Legal moves of one type.
     pub fn legal_moves_of(&self, gen_type: GenType) -> MoveList {
         let mut list = MoveList::new();

@@ -105,14 +105,18 @@ impl Searcher {
     /// (A thread that lost its tables, a helper that panicked, starts
     /// afresh next time.)
     fn return_tables(&self, tables: Vec<(usize, ThreadTables)>) {
+        // Placed by id without making a new set for a slot that is filled
+        // at once: a set is megabytes to zero, more than a short search.
+        let mut slots: Vec<Option<ThreadTables>> = Vec::new();
+        for (id, t) in tables {
+            if slots.len() <= id {
+                slots.resize_with(id + 1, || None);
+            }
+            slots[id] = Some(t);
+        }
         let mut kept = self.lock_tables();
         kept.clear();
-        for (id, t) in tables {
-            if kept.len() <= id {
-                kept.resize_with(id + 1, ThreadTables::default);
-            }
-            kept[id] = t;
-        }
+        kept.extend(slots.into_iter().map(Option::unwrap_or_default));
     }
 }
 
@@ -367,6 +371,9 @@ fn spawn_helpers<'scope, 'env>(
     root_moves: &'env [Move],
     tables: Vec<ThreadTables>,
 ) -> usize {
+    if ctx.threads <= 1 {
+        return 0;
+    }
     let cores = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
     let wanted = ctx.threads.min(cores.max(1));
     if wanted < ctx.threads {

@@ -53,7 +53,9 @@ pub struct MovePicker {
     emitted: [Option<Move>; 3],
     earlier: Earlier,
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// The scores of `moves`, index by index (filled as they are scored,
+    /// not zeroed first: a picker is made at every node).
+    scores: arrayvec::ArrayVec<i32, MAX_MOVES>,
     next: usize,
     bad_captures: MoveList,
     bad_next: usize,
@@ -109,7 +111,7 @@ impl MovePicker {
             emitted: [None; 3],
             earlier,
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: arrayvec::ArrayVec::new(),
             next: 0,
             bad_captures: MoveList::new(),
             bad_next: 0,
@@ -138,11 +140,11 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    self.moves = pos.legal_moves_of(GenType::Captures);
+                    pos.legal_moves_into(GenType::Captures, &mut self.moves);
                     self.remove_tt_move();
-                    for i in 0..self.moves.len() {
-                        let m = self.moves[i];
-                        self.scores[i] = mvv_lva(pos, m) * 16 + tables.capture(pos, m);
+                    self.scores.clear();
+                    for &m in &self.moves {
+                        self.scores.push(mvv_lva(pos, m) * 16 + tables.capture(pos, m));
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -182,7 +184,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    self.moves = pos.legal_moves_of(GenType::Quiets);
+                    pos.legal_moves_into(GenType::Quiets, &mut self.moves);
                     let skip = [self.tt_move, self.emitted[0], self.emitted[1], self.emitted[2]];
                     self.moves.retain(|m| !skip.contains(&Some(*m)));
                     let mut scored: arrayvec::ArrayVec<(i32, Move), MAX_MOVES> =
@@ -190,9 +192,10 @@ impl MovePicker {
                     // A stable order for equal scores keeps the search
                     // deterministic whatever the generation order.
                     scored.sort_unstable_by_key(|&(s, m)| (std::cmp::Reverse(s), m.bits()));
+                    self.scores.clear();
                     for (i, (s, m)) in scored.into_iter().enumerate() {
                         self.moves[i] = m;
-                        self.scores[i] = s;
+                        self.scores.push(s);
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -212,15 +215,16 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateEvasions => {
-                    self.moves = pos.legal_moves();
+                    pos.legal_moves_into(GenType::All, &mut self.moves);
                     self.remove_tt_move();
-                    for i in 0..self.moves.len() {
-                        let m = self.moves[i];
-                        self.scores[i] = if pos.piece_on(m.to()).is_some() {
+                    self.scores.clear();
+                    for &m in &self.moves {
+                        let score = if pos.piece_on(m.to()).is_some() {
                             (1 << 28) + mvv_lva(pos, m)
                         } else {
                             self.quiet_score(pos, tables, m)
                         };
+                        self.scores.push(score);
                     }
                     self.next = 0;
                     self.stage = Stage::Evasions;

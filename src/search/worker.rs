@@ -16,6 +16,19 @@ use crate::types::score::{
 use crate::types::{Move, MoveList, PieceKind};
 use std::sync::atomic::Ordering;
 
+/// Late-move reductions by depth and move number, computed once (a search
+/// of a few hundred nodes would spend more on the logarithms than on the
+/// nodes).
+static LMR: std::sync::LazyLock<[[i32; 64]; MAX_PLY + 1]> = std::sync::LazyLock::new(|| {
+    let mut lmr = [[0i32; 64]; MAX_PLY + 1];
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    lmr
+});
+
 struct RootMove {
     mv: Move,
     score: i32,
@@ -59,7 +72,7 @@ pub(super) struct Worker<'a> {
     accumulators: Vec<Accumulator>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
-    lmr: Vec<[i32; 64]>,
+    lmr: &'static [[i32; 64]; MAX_PLY + 1],
     aborted: bool,
     /// Counts rule verdicts (a repetition cycle judged a win or loss) met in
     /// the search. Such scores depend on the path, not the position; a node
@@ -83,12 +96,6 @@ impl<'a> Worker<'a> {
         let root = &root_position;
         let path_moves: Vec<Option<Move>> = std::iter::once(None).chain(game.moves.iter().map(|&m| Some(m))).collect();
         let since_null: Vec<usize> = (0..path.len()).collect();
-        let mut lmr = vec![[0i32; 64]; MAX_PLY + 1];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
         // Order root moves once: captures by value first.
         let mut ordered: Vec<Move> = root_moves.to_vec();
         ordered.sort_by_key(|&m| std::cmp::Reverse(if root.is_capture(m) { mvv_lva(root, m) } else { 0 }));
@@ -127,7 +134,7 @@ impl<'a> Worker<'a> {
             },
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
-            lmr,
+            lmr: &LMR,
             aborted: false,
             rule_verdicts: 0,
             extra_reduction: if id % 2 == 1 { HELPER_EXTRA_REDUCTION } else { 0 },
