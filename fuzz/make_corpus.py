@@ -38,6 +38,28 @@ def fens():
     return out
 
 
+def v1_record(fen, score, ply):
+    """A version-1 training record of `fen` (layout in src/datagen/format.rs),
+    best move a null from a0 to a0: the reader must judge it."""
+    board, side = fen.split()[:2]
+    occupied, nibbles = 0, []
+    for row, text in enumerate(board.split("/")):
+        rank, file = 9 - row, 0
+        for ch in text:
+            if ch.isdigit():
+                file += int(ch)
+                continue
+            kind = "KABNRCP".index({"E": "B", "H": "N"}.get(ch.upper(), ch.upper()))
+            occupied |= 1 << (rank * 9 + file)
+            nibbles.append((rank * 9 + file, kind + (0 if ch.isupper() else 7)))
+            file += 1
+    codes = [c for _, c in sorted(nibbles)] + [0] * (32 - len(nibbles))
+    packed = bytes(codes[i] | codes[i + 1] << 4 for i in range(0, 32, 2))
+    flags = 1 if side == "b" else 0
+    return (occupied.to_bytes(16, "little") + packed + (score & 0xFFFF).to_bytes(2, "little")
+            + ply.to_bytes(2, "little") + (0).to_bytes(2, "little") + bytes([1, flags]))
+
+
 def games(pgn_text):
     """The games of a PGN text, each whole."""
     parts = re.split(r"\n(?=\[Event )", pgn_text)
@@ -63,6 +85,8 @@ def main():
     for start in range(0, min(len(book), 600), 100):
         add("book", "\n".join(book[:2] + book[start + 2:start + 60]) + "\n")
     add("network", read("nets/default.nnue", "rb"))
+    for i, fen in enumerate(all_fens[:40]):
+        add("datagen_record", v1_record(fen, 37 * i - 500, i))
     chariot = os.path.join(ROOT, "target", "release", "chariot")
     if os.path.exists(chariot):
         path = os.path.join(CORPUS, "datagen.tmp")
@@ -72,10 +96,10 @@ def main():
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         data = open(path, "rb").read()
         os.remove(path)
-        for i in range(40, len(data) - 400, 400):
-            add("datagen_record", data[i:i + 400])
+        if data.startswith(b"chariot-datagen v2"):
+            add("datagen_game", data[40:])
     else:
-        print("make_corpus: no target/release/chariot: no datagen seeds", file=sys.stderr)
+        print("make_corpus: no target/release/chariot: no packed-game seeds", file=sys.stderr)
     scripts = [
         "uci\nisready\nposition startpos moves h2e2 h9g7\ngo depth 3\n",
         "ucci\nsetoption usemillisec true\nposition fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2\ngo time 1000 increment 10 opptime 1000\n",

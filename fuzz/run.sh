@@ -21,7 +21,7 @@ mkdir -p logs
 for target in $targets; do
     case $target in
         network) max_len=400000 ;;   # a whole network file
-        game_record) max_len=65536 ;;
+        game_record | datagen_game) max_len=65536 ;;
         *) max_len=4096 ;;
     esac
     start=$(date +%s)

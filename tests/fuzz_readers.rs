@@ -1,6 +1,7 @@
 //! Mutation fuzzing of the readers that take outside input: FEN, move
 //! texts, game records (PGN, move lists, XQF), the book file, the network
-//! file, datagen records, and the browser board's commands. Each target
+//! file, datagen records and packed games, the protocol's line parser,
+//! `chariot match`'s options and the browser board's commands. Each target
 //! starts from valid inputs shipped in the repository and feeds the reader
 //! seeded mutations of them (bytes flipped, inserted, deleted, repeated,
 //! cut, spliced with another input, tokens a parser finds interesting).
@@ -8,9 +9,10 @@
 //! within a liveness bound. A failing input is shrunk (chunks deleted while
 //! it still fails) and printed.
 //!
-//! The toolchain here is stable Rust, where cargo-fuzz's coverage-guided
-//! fuzzing does not run, so this is seeded generation with shrinking. CI
-//! runs a few thousand inputs a target; a long run:
+//! This is the suite's quick, stable-Rust companion of the coverage-guided
+//! targets in `fuzz/` (libFuzzer, run for millions of inputs with
+//! `fuzz/run.sh`): seeded generation with shrinking, which needs no extra
+//! tool. CI runs a few thousand inputs a target; a long run:
 //!
 //! ```sh
 //! CHARIOT_FUZZ_ITERS=1000000 cargo test --release --test fuzz_readers -- --nocapture
@@ -326,6 +328,86 @@ fn browser_board_commands() {
         // Keep the engine from searching into the next command's time.
         let _ = s.handle("engine none");
         let _ = s.handle("stop");
+    });
+}
+
+#[test]
+fn packed_datagen_games() {
+    use chariot::datagen::packed::{check_consistent, decode_game, encode_game};
+    // Real games, packed as `chariot datagen` writes them.
+    let options = chariot::datagen::Options { nodes: 300, random_plies: 2, ..chariot::datagen::Options::default() };
+    let mut searcher = chariot::search::Searcher::new(1);
+    let mut seeds = Vec::new();
+    for index in 0..3 {
+        let game = chariot::datagen::play_game(index, &options, &mut searcher);
+        let mut bytes = Vec::new();
+        encode_game(&game.records, &mut bytes);
+        seeds.push(bytes);
+    }
+    fuzz("packed games", seeds, iterations(5_000), 10, &|bytes| {
+        let mut rest = bytes;
+        while let Ok((records, used)) = decode_game(rest) {
+            assert!(used > 0 && used <= rest.len());
+            assert!(check_consistent(&records).is_ok(), "a decoded game is consistent");
+            let mut again = Vec::new();
+            encode_game(&records, &mut again);
+            assert_eq!(again, rest[..used], "a decoded game encodes back to its bytes");
+            rest = &rest[used..];
+        }
+    });
+}
+
+#[test]
+fn protocol_lines() {
+    let seeds: Vec<Vec<u8>> = [
+        "position startpos moves h2e2 h9g7",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2",
+        "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 20",
+        "go time 1000 increment 10 opptime 1000 oppincrement 10 depth 5 nodes 100 ponder",
+        "go searchmoves h2e2 b2e2 depth 3",
+        "setoption name Hash value 64",
+        "setoption usemillisec true",
+        "banmoves h2e2 b0c2",
+        "go perft 3",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    fuzz("protocol lines", seeds, iterations(20_000), 11, &|bytes| {
+        let _ = chariot::protocol::parse_command(&text(bytes));
+    });
+}
+
+#[test]
+fn match_options() {
+    use chariot::tournament::config::{MatchOptions, match_config};
+    let seeds: Vec<Vec<u8>> = [
+        "e name=a cmd=./a\ne name=b cmd=./b proto=ucci\ntc 10+0.1\nrounds 4\n",
+        "e cmd=./a opt:Hash=64\ne cmd=./b proto=xboard\nnodes 1000\nsprt elo0=0 elo1=5 alpha=0.05\n",
+        "each opt:Threads=1\ne name=a cmd=./a tc=40/60+1\ne name=b cmd=./b\nmovetime 100\n",
+        "e cmd=./a\ne cmd=./b\ntc 0:30+0.2\n",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    // The same reading of lines into options as fuzz/fuzz_targets/match_config.rs.
+    fuzz("match options", seeds, iterations(20_000), 12, &|bytes| {
+        let mut options = MatchOptions { games_per_round: 2, concurrency: 1, ..MatchOptions::default() };
+        for line in text(bytes).lines() {
+            let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let words: Vec<String> = rest.split_whitespace().map(String::from).collect();
+            match key {
+                "e" => options.engines.push(words),
+                "each" => options.each.extend(words),
+                "tc" => options.tc = Some(rest.to_string()),
+                "sprt" => options.sprt = Some(words),
+                "rounds" => options.rounds = rest.trim().parse().ok(),
+                "nodes" => options.nodes = rest.trim().parse().ok(),
+                "movetime" => options.movetime_ms = rest.trim().parse().ok(),
+                _ => {}
+            }
+        }
+        let _ = match_config(&options);
     });
 }
 

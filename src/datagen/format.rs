@@ -125,7 +125,8 @@ impl Record {
             board[sq.index()] = Some(Piece::all().nth(index).ok_or(RecordError::PieceCode(index as u8))?);
         }
         let mv = u16::from_le_bytes([bytes[36], bytes[37]]);
-        let square = |i: u16| Square::new(i as u8).ok_or(RecordError::Move(mv));
+        // Not `i as u8`: the destination's 9 bits would wrap onto a square.
+        let square = |i: u16| u8::try_from(i).ok().and_then(Square::new).ok_or(RecordError::Move(mv));
         let best = Move::new(square(mv % 128)?, square(mv / 128)?).ok_or(RecordError::Move(mv))?;
         let outcome = match bytes[38] {
             0 => Outcome::Loss,

@@ -79,6 +79,9 @@ pub enum GameError {
     /// The first board: squares beyond the board, too many pieces or a bad
     /// piece code.
     Board(RecordError),
+    /// The half byte after an odd number of pieces is not 0 (each game has
+    /// one encoding, so a decoded game encodes back to its own bytes).
+    Padding(u8),
     /// The first position is not a legal one.
     Position(FenError),
     /// Position `index` (0-based in the game): its move is not legal there.
@@ -97,6 +100,7 @@ impl fmt::Display for GameError {
             GameError::Empty => write!(f, "a game of no positions"),
             GameError::Flags(b) => write!(f, "bad side and result byte {b:#04x}"),
             GameError::Board(e) => write!(f, "first board: {e}"),
+            GameError::Padding(n) => write!(f, "first board: the half byte after the last piece is {n}, not 0"),
             GameError::Position(e) => write!(f, "first position: {e}"),
             GameError::IllegalMove { index, bits } => write!(f, "position {index}: illegal move {bits:#06x}"),
             GameError::Inconsistent { index, field } => write!(f, "record {index} of the game: {field} inconsistent"),
@@ -116,7 +120,9 @@ fn move_bits(m: Move) -> u16 {
 }
 
 fn move_of(bits: u16) -> Option<Move> {
-    Move::new(Square::new((bits % 128) as u8)?, Square::new((bits / 128) as u8)?)
+    // `bits / 128` reaches 511: cut to a u8 it would wrap onto a square
+    // (266 onto 10), and two texts would read as one move (found by fuzzing).
+    Move::new(Square::new((bits % 128) as u8)?, Square::new(u8::try_from(bits / 128).ok()?)?)
 }
 
 /// The game's result for Red from one of its records.
@@ -186,6 +192,12 @@ pub fn decode_game(bytes: &[u8]) -> Result<(Vec<Record>, usize), Failure> {
             .nth(code as usize)
             .ok_or((GAME_FIXED_BYTES, GameError::Board(RecordError::PieceCode(code))))?;
         board[sq.index()] = Some(piece);
+    }
+    if pieces % 2 == 1 {
+        let padding = bytes[moves_at - 1] >> 4;
+        if padding != 0 {
+            return Err((moves_at - 1, GameError::Padding(padding)));
+        }
     }
     let side = if flags & SIDE_BIT != 0 { Color::Black } else { Color::Red };
     let mut pos = position_of(&board, side).map_err(|e| (7, GameError::Position(e)))?;
@@ -294,4 +306,20 @@ fn first_difference(a: &Record, b: &Record) -> Option<&'static str> {
         ("game-end flag", a.game_end == b.game_end),
     ];
     fields.iter().find(|f| !f.1).map(|f| f.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_move_has_one_encoding() {
+        let a0 = Square::new(0).unwrap();
+        let b1 = Square::new(10).unwrap();
+        let m = Move::new(a0, b1).unwrap();
+        assert_eq!(move_of(move_bits(m)), Some(m));
+        // The destination 266 is no square, though 266 as a byte is 10.
+        assert_eq!(move_of(266 * 128), None);
+        assert_eq!(move_of(90), None);
+    }
 }
