@@ -150,6 +150,16 @@ search_params! {
     qsearch_delta_margin "QsearchDeltaMargin" = 200, 0..=800, step 20.0;
     /// The evaluation's correction learns `(score - eval) · depth /` this.
     correction_depth_divisor "CorrectionDepthDivisor" = 8, 1..=32, step 1.0;
+    /// Move ordering: captures by victim value (MVV-LVA) times this plus
+    /// capture history ...
+    capture_victim_weight "CaptureVictimWeight" = 16, 1..=64, step 2.0;
+    /// ... quiet moves by the main history and the continuation histories
+    /// of the moves one, two and four plies back, so weighted (in
+    /// sixteenths: 32 is 2, 16 is 1; the scale does not matter).
+    quiet_main_weight "QuietMainWeight" = 32, 0..=96, step 3.0;
+    quiet_cont1_weight "QuietCont1Weight" = 32, 0..=96, step 3.0;
+    quiet_cont2_weight "QuietCont2Weight" = 16, 0..=96, step 3.0;
+    quiet_cont4_weight "QuietCont4Weight" = 16, 0..=96, step 3.0;
     /// Lazy SMP: odd-numbered helper threads reduce late quiet moves this
     /// many plies more than the main thread. They run ahead of it on a
     /// leaner tree and fill the shared table with the deeper entries it

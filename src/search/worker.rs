@@ -620,7 +620,7 @@ impl<'a> Worker<'a> {
         let mut captures_tried: MoveList = MoveList::new();
         let alpha_orig = alpha;
 
-        while let Some(m) = picker.next(pos, &self.tables) {
+        while let Some(m) = picker.next(pos, &self.tables, &self.params) {
             let capture = pos.is_capture(m);
             let stat_score = if capture { 0 } else { self.quiet_stat_score(pos, m, &earlier) };
 
@@ -859,7 +859,7 @@ impl<'a> Worker<'a> {
         let mut best = stand_pat;
         let mut best_move = None;
         let mut searched = 0usize;
-        while let Some(m) = picker.next(pos, &self.tables) {
+        while let Some(m) = picker.next(pos, &self.tables, &self.params) {
             if !in_check {
                 // Delta and SEE pruning: captures that cannot raise alpha.
                 let gain = pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
