@@ -125,7 +125,7 @@ search_params! {
     lmp_base "LmpBase" = 3, 0..=16, step 1.0;
     /// Late move reductions from this depth: `base + ln d · ln m / divisor`
     /// (base and divisor in hundredths).
-    lmr_min_depth "LmrMinDepth" = 3, 1..=6, step 1.0;
+    lmr_min_depth "LmrMinDepth" = 3, 2..=6, step 1.0;
     lmr_base "LmrBase" = 75, 0..=200, step 8.0;
     lmr_divisor "LmrDivisor" = 225, 100..=500, step 15.0;
     /// Quiet moves' reductions shrink by a ply per this much history score.
