@@ -470,6 +470,13 @@ impl Engine {
         self.config.move_overhead_ms = ms.clamp(0, 60_000);
     }
 
+    /// Sets a tunable search constant (`search::params`) for the searches
+    /// to come; out of range or unknown, nothing changes and the error says
+    /// why.
+    pub fn set_search_param(&mut self, name: &str, value: i32) -> Result<(), String> {
+        self.config.params.set(name, value)
+    }
+
     // ------------------------------------------------------------- evaluation
 
     /// Chooses the network (`true`) or the hand-crafted evaluation.

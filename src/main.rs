@@ -69,6 +69,10 @@ enum Command {
     /// game result and search score); prints the loss as it goes and the
     /// weights as Rust source, or writes them into a params.rs file.
     Tune(cli::tune::TuneArgs),
+    /// The tunable search constants (name, default, min, max, SPSA step):
+    /// set by `setoption` (hidden from the handshake unless CHARIOT_TUNE=1)
+    /// and tuned by scripts/spsa.py.
+    SearchParams(cli::search_params::SearchParamsArgs),
     /// Train the evaluation network (NNUE) on datagen files: Adam on the
     /// blend of game result and search score, the last games held out.
     /// Prints the losses per epoch, writes the quantised network to
@@ -112,6 +116,7 @@ fn run() -> ExitCode {
         Some(Command::Judge(args)) => ("chariot judge", cli::judge::run(&args)),
         Some(Command::Datagen(args)) => ("chariot datagen", cli::datagen::run(&args)),
         Some(Command::Tune(args)) => ("chariot tune", cli::tune::run(&args)),
+        Some(Command::SearchParams(args)) => ("chariot search-params", cli::search_params::run(&args)),
         Some(Command::TrainNnue(args)) => ("chariot train-nnue", cli::train_nnue::run(&args)),
         Some(Command::Book(args)) => ("chariot book", cli::book::run(&args)),
         Some(Command::Match(args)) => ("chariot match", cli::matches::run(&args)),

@@ -418,6 +418,56 @@ fn unknown_options_and_bad_values_are_reported_and_ignored() {
     s.quit(false);
 }
 
+/// The nodes of a depth-7 search of the start in a new engine after the
+/// `setoption` lines given (each must be silent or a single `info string`).
+fn nodes_to_depth_7(settings: &[&str]) -> u64 {
+    let mut s = Session::uci();
+    for line in settings {
+        s.send(line);
+        s.sync();
+    }
+    s.send("position startpos");
+    let out = s.go("depth 7");
+    s.quit(false);
+    let last_info = out.iter().rev().find(|l| l.starts_with("info depth 7 ")).expect("a depth-7 line");
+    field(last_info, "nodes").expect("nodes").parse().expect("a node count")
+}
+
+/// The tunable search constants (`chariot search-params`) are set by name,
+/// range-checked, and not announced to GUIs unless CHARIOT_TUNE=1.
+#[test]
+fn search_params_are_hidden_settable_and_range_checked() {
+    for (hello, done) in [("uci", "uciok"), ("ucci", "ucciok")] {
+        let mut s = Session::start_wrapped(&["env", "-u", "CHARIOT_TUNE"]);
+        s.send(hello);
+        let lines = s.until_line(done);
+        assert!(!lines.iter().any(|l| l.contains("RfpMargin") || l.contains("LmrBase")), "{lines:?}");
+        s.send("setoption name RfpMargin value 140");
+        assert_eq!(s.sync(), Vec::<String>::new());
+        for (cmd, why) in [
+            ("setoption name LmrBase value 5000", "outside 0..200"),
+            ("setoption name lmrbase value -1", "outside 0..200"),
+            ("setoption name LmrBase value many", "needs a number"),
+        ] {
+            s.send(cmd);
+            let out = s.sync();
+            assert_eq!(out.len(), 1, "{cmd}: {out:?}");
+            assert!(out[0].starts_with("info string ") && out[0].contains(why), "{cmd}: {out:?}");
+            assert!(out[0].ends_with("unchanged"), "{cmd}: {out:?}");
+        }
+        s.quit(hello == "ucci");
+    }
+    let mut s = Session::start_wrapped(&["env", "CHARIOT_TUNE=1"]);
+    s.send("uci");
+    let lines = s.until_line("uciok");
+    assert!(lines.contains(&"option name RfpMargin type spin default 100 min 20 max 300".to_string()), "{lines:?}");
+    s.quit(false);
+    // A value set changes the search; a refused one leaves it as it was.
+    let default = nodes_to_depth_7(&[]);
+    assert_eq!(nodes_to_depth_7(&["setoption name LmrBase value 5000"]), default);
+    assert_ne!(nodes_to_depth_7(&["setoption name LmrBase value 200"]), default);
+}
+
 #[test]
 fn ucci_time_unit_follows_usemillisec() {
     let mut s = Session::ucci();

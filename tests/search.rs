@@ -106,3 +106,25 @@ fn avoids_perpetual_chase_when_repeating_would_lose() {
     assert_ne!(best, "a2b2", "the next chase completes a forbidden cycle");
     assert!(out.score > -MATE_BOUND);
 }
+
+/// Every search parameter at either end of its range still gives a sound
+/// search (no panic, a legal move, within the clock): SPSA may go anywhere
+/// in the ranges.
+#[test]
+fn every_search_parameter_is_safe_at_both_ends_of_its_range() {
+    let fen = "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1";
+    let clock = chariot::search::Clock { time_ms: 2000, inc_ms: 20, moves_to_go: None };
+    let limits = Limits { depth: Some(5), clock: Some(clock), ..Limits::default() };
+    for p in chariot::search::params::PARAMS {
+        for value in [p.min, p.max] {
+            let mut e = engine_at(fen, &[]);
+            e.set_use_nnue(false);
+            e.set_search_param(p.name, value).unwrap();
+            let start = std::time::Instant::now();
+            let out = e.search_blocking(&limits, &Silent);
+            let best = out.best.unwrap_or_else(|| panic!("{} = {value}: no move", p.name));
+            assert!(e.position().legal_moves().contains(&best), "{} = {value}: {best}", p.name);
+            assert!(start.elapsed().as_millis() < 5000, "{} = {value}: {:?}", p.name, start.elapsed());
+        }
+    }
+}

@@ -10,6 +10,7 @@ pub mod datagen;
 pub mod judge;
 pub mod matches;
 pub mod perft;
+pub mod search_params;
 pub mod serve;
 pub mod train_nnue;
 pub mod tune;

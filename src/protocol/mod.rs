@@ -240,6 +240,11 @@ fn handle(s: &mut Session, command: Command) -> bool {
             for opt in OPTIONS.iter().filter(|o| o.uci_listed()) {
                 s.out.line(&opt.uci_line());
             }
+            if options::search_params_listed() {
+                for line in options::search_param_lines(false) {
+                    s.out.line(&line);
+                }
+            }
             s.out.line("uciok");
         }
         Command::Ucci => {
@@ -248,6 +253,11 @@ fn handle(s: &mut Session, command: Command) -> bool {
             s.out.line("id author the Chariot developers");
             for opt in OPTIONS.iter().filter(|o| o.ucci_listed()) {
                 s.out.line(&opt.ucci_line());
+            }
+            if options::search_params_listed() {
+                for line in options::search_param_lines(true) {
+                    s.out.line(&line);
+                }
             }
             s.out.line("ucciok");
         }

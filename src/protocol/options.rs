@@ -4,6 +4,7 @@
 
 use super::Session;
 use super::parse::clip;
+use crate::search::params::{self, ParamSpec};
 use crate::strength::verdict::ResignMode;
 use crate::strength::{self, Randomness, Style};
 
@@ -420,11 +421,47 @@ pub static OPTIONS: &[EngineOption] = &[
     },
 ];
 
+/// Whether the handshakes announce the tunable search constants too
+/// (`CHARIOT_TUNE=1` in the environment, for tuning tools). They are
+/// always settable by name; GUIs are not shown them.
+pub fn search_params_listed() -> bool {
+    std::env::var_os("CHARIOT_TUNE").is_some_and(|v| v == "1")
+}
+
+/// A tunable search constant as a spin option of the handshake.
+fn search_param_option(spec: &ParamSpec) -> EngineOption {
+    EngineOption {
+        uci_name: Some(spec.name),
+        ucci_name: Some(spec.name),
+        kind: OptionKind::Spin { default: spec.default.into(), min: spec.min.into(), max: spec.max.into() },
+        apply: accepted,
+    }
+}
+
+/// The handshake lines of the tunable search constants.
+pub fn search_param_lines(ucci: bool) -> Vec<String> {
+    params::PARAMS.iter().map(search_param_option).map(|o| if ucci { o.ucci_line() } else { o.uci_line() }).collect()
+}
+
+/// `setoption` of a tunable search constant: a whole number in its range.
+fn set_search_param(s: &mut Session, spec: &ParamSpec, value: &str) {
+    let result = match value.trim().parse::<i32>() {
+        Ok(n) => s.engine.set_search_param(spec.name, n),
+        Err(_) => Err(format!("option '{}' needs a number, got '{}'", spec.name, clip(value.trim()))),
+    };
+    if let Err(e) = result {
+        s.out.info(&format!("{e}; unchanged"));
+    }
+}
+
 /// Handles `setoption`: finds the option by either name, validates the
 /// value, applies it, or says what is wrong.
 pub fn set(s: &mut Session, name: &str, value: Option<&str>) {
     let Some(opt) = OPTIONS.iter().find(|o| o.matches(name)) else {
-        s.out.info(&format!("unknown option '{}'", clip(name)));
+        match params::find_param(name) {
+            Some(spec) => set_search_param(s, spec, value.unwrap_or("")),
+            None => s.out.info(&format!("unknown option '{}'", clip(name))),
+        }
         return;
     };
     let value = value.unwrap_or("").trim();

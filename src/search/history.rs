@@ -99,9 +99,10 @@ impl ThreadTables {
     }
 
     /// A search at `depth` found `score` where the corrected evaluation
-    /// said `eval`.
-    pub fn update_correction(&mut self, pos: &Position, eval: i32, score: i32, depth: i32) {
-        let bonus = ((score - eval) * depth / 8).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+    /// said `eval`; the entry moves by the difference times the depth over
+    /// `depth_divisor`.
+    pub fn update_correction(&mut self, pos: &Position, eval: i32, score: i32, depth: i32, depth_divisor: i32) {
+        let bonus = ((score - eval) * depth / depth_divisor).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
         apply(&mut self.correction[correction_index(pos)], bonus, CORRECTION_LIMIT);
     }
 
@@ -176,7 +177,7 @@ mod tests {
         let mut last = 37;
         for _ in 0..200 {
             let eval = t.corrected_eval(&pos, 37);
-            t.update_correction(&pos, eval, 237, 12);
+            t.update_correction(&pos, eval, 237, 12, 8);
             let now = t.corrected_eval(&pos, 37);
             assert!(now >= last, "{now} < {last}");
             last = now;
@@ -187,7 +188,7 @@ mod tests {
         // Worse findings pull it back down.
         for _ in 0..200 {
             let eval = t.corrected_eval(&pos, 37);
-            t.update_correction(&pos, eval, -163, 12);
+            t.update_correction(&pos, eval, -163, 12, 8);
         }
         assert!(t.corrected_eval(&pos, 37) < 37, "{}", t.corrected_eval(&pos, 37));
     }

@@ -73,11 +73,34 @@ pub struct Searcher {
     pub tt: TranspositionTable,
     /// Thread `i`'s tables at index `i`, while no search runs.
     tables: Mutex<Vec<ThreadTables>>,
+    /// The late-move reductions of the last search's LMR parameters (base,
+    /// divisor), made again only when they change.
+    lmr: Mutex<Option<CachedLmr>>,
+}
+
+/// A late-move reduction table and the (base, divisor) it was made of.
+struct CachedLmr {
+    key: (i32, i32),
+    table: Arc<LmrTable>,
 }
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { tt: TranspositionTable::new(hash_mb), tables: Mutex::new(Vec::new()) }
+        Searcher { tt: TranspositionTable::new(hash_mb), tables: Mutex::new(Vec::new()), lmr: Mutex::new(None) }
+    }
+
+    /// The late-move reductions for `params`.
+    fn lmr_table(&self, params: &SearchParams) -> Arc<LmrTable> {
+        let key = (params.lmr_base, params.lmr_divisor);
+        let mut cached = self.lmr.lock().unwrap_or_else(|e| e.into_inner());
+        match &*cached {
+            Some(c) if c.key == key => c.table.clone(),
+            _ => {
+                let table: Arc<LmrTable> = Arc::from(lmr_table(params));
+                *cached = Some(CachedLmr { key, table: table.clone() });
+                table
+            }
+        }
     }
 
     /// Forgets what the threads learnt (a new game).
@@ -149,11 +172,13 @@ pub struct Config {
     pub move_overhead_ms: i64,
     /// The network that evaluates; `None`: the hand-crafted evaluation.
     pub nnue: Option<Arc<Network>>,
+    /// The tunable search constants (hidden options, `chariot search-params`).
+    pub params: SearchParams,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { threads: 1, multipv: 1, move_overhead_ms: 30, nnue: None }
+        Config { threads: 1, multipv: 1, move_overhead_ms: 30, nnue: None, params: SearchParams::default() }
     }
 }
 
@@ -238,6 +263,8 @@ struct Context<'a> {
     threads: usize,
     /// The network that evaluates, if any (else the hand-crafted evaluation).
     nnue: Option<&'a Network>,
+    params: SearchParams,
+    lmr: &'a LmrTable,
     /// Nodes of all threads, flushed every few thousand nodes.
     nodes: AtomicU64,
     /// Results of the helper threads: (move, score, completed depth).
@@ -297,8 +324,9 @@ pub fn search(request: Request) -> Outcome {
     } else if limits.infinite {
         None
     } else {
-        limits.clock.map(|c| time::budget_for_clock(c, config.move_overhead_ms))
+        limits.clock.map(|c| time::budget_for_clock(c, config.move_overhead_ms, &config.params))
     };
+    let lmr = searcher.lmr_table(&config.params);
     let ctx = Context {
         tt,
         returned_tables: Mutex::new(Vec::new()),
@@ -313,6 +341,8 @@ pub fn search(request: Request) -> Outcome {
         multipv: config.multipv.max(1),
         threads: config.threads.max(1),
         nnue: config.nnue.as_deref(),
+        params: config.params,
+        lmr: &lmr,
         nodes: AtomicU64::new(0),
         votes: Mutex::new(Vec::new()),
         helpers_done: AtomicUsize::new(0),

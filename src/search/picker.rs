@@ -12,6 +12,7 @@
 //! does its own SEE test there).
 
 use super::history::{ThreadTables, piece_to};
+use super::params::SearchParams;
 use crate::position::{GenType, Position, SEE_VALUE};
 use crate::types::{MAX_MOVES, Move, MoveList};
 
@@ -125,8 +126,9 @@ impl MovePicker {
     }
 
     /// The next move to search, or `None` when every legal move has been
-    /// handed out (or skipped). Every move handed out is legal.
-    pub fn next(&mut self, pos: &Position, tables: &ThreadTables) -> Option<Move> {
+    /// handed out (or skipped), ordered by `params`' weights. Every move
+    /// handed out is legal.
+    pub fn next(&mut self, pos: &Position, tables: &ThreadTables, params: &SearchParams) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -144,7 +146,7 @@ impl MovePicker {
                     self.remove_tt_move();
                     self.scores.clear();
                     for &m in &self.moves {
-                        self.scores.push(mvv_lva(pos, m) * 16 + tables.capture(pos, m));
+                        self.scores.push(mvv_lva(pos, m) * params.capture_victim_weight + tables.capture(pos, m));
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -188,7 +190,7 @@ impl MovePicker {
                     let skip = [self.tt_move, self.emitted[0], self.emitted[1], self.emitted[2]];
                     self.moves.retain(|m| !skip.contains(&Some(*m)));
                     let mut scored: arrayvec::ArrayVec<(i32, Move), MAX_MOVES> =
-                        self.moves.iter().map(|&m| (self.quiet_score(pos, tables, m), m)).collect();
+                        self.moves.iter().map(|&m| (self.quiet_score(pos, tables, params, m), m)).collect();
                     // A stable order for equal scores keeps the search
                     // deterministic whatever the generation order.
                     scored.sort_unstable_by_key(|&(s, m)| (std::cmp::Reverse(s), m.bits()));
@@ -222,7 +224,7 @@ impl MovePicker {
                         let score = if pos.piece_on(m.to()).is_some() {
                             (1 << 28) + mvv_lva(pos, m)
                         } else {
-                            self.quiet_score(pos, tables, m)
+                            self.quiet_score(pos, tables, params, m)
                         };
                         self.scores.push(score);
                     }
@@ -246,13 +248,15 @@ impl MovePicker {
         }
     }
 
-    fn quiet_score(&self, pos: &Position, tables: &ThreadTables, m: Move) -> i32 {
+    /// The histories' weighted sum (only the order among quiet moves
+    /// counts, so the weights' scale is free).
+    fn quiet_score(&self, pos: &Position, tables: &ThreadTables, params: &SearchParams, m: Move) -> i32 {
         let own = piece_to(pos, m);
         let [one, two, four] = self.earlier;
-        2 * tables.main(pos, m)
-            + one.map_or(0, |e| 2 * tables.continuation(e, own))
-            + two.map_or(0, |e| tables.continuation(e, own))
-            + four.map_or(0, |e| tables.continuation(e, own))
+        params.quiet_main_weight * tables.main(pos, m)
+            + one.map_or(0, |e| params.quiet_cont1_weight * tables.continuation(e, own))
+            + two.map_or(0, |e| params.quiet_cont2_weight * tables.continuation(e, own))
+            + four.map_or(0, |e| params.quiet_cont4_weight * tables.continuation(e, own))
     }
 
     /// Moves the best-scored of the remaining moves to `next` and returns
@@ -281,7 +285,7 @@ mod tests {
 
     fn all_moves(picker: &mut MovePicker, pos: &Position) -> Vec<Move> {
         let tables = ThreadTables::default();
-        std::iter::from_fn(|| picker.next(pos, &tables)).collect()
+        std::iter::from_fn(|| picker.next(pos, &tables, &SearchParams::default())).collect()
     }
 
     fn sorted(mut v: Vec<Move>) -> Vec<u16> {
@@ -353,7 +357,7 @@ mod tests {
             let tables = ThreadTables::default();
             let mut p = MovePicker::new(&pos, None, [None; 2], None, [None; 3]);
             p.skip_quiets();
-            let got: Vec<Move> = std::iter::from_fn(|| p.next(&pos, &tables)).collect();
+            let got: Vec<Move> = std::iter::from_fn(|| p.next(&pos, &tables, &SearchParams::default())).collect();
             let want: Vec<Move> = pos.legal_moves().iter().copied().filter(|m| pos.is_capture(*m)).collect();
             assert_eq!(sorted(got), sorted(want), "{fen}");
         }

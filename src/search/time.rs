@@ -8,6 +8,7 @@
 //! short increment fills the clock up again instead of it draining to zero:
 //! the clock settles where a move's cost equals the increment.
 
+use super::params::SearchParams;
 use std::time::Duration;
 
 /// A clock for the side to move, in milliseconds (times may be zero or
@@ -30,32 +31,26 @@ pub struct TimeBudget {
 /// Clock values, increments and move times beyond this (about 35 years) are
 /// taken as this: a GUI's "no hurry" must not overflow the arithmetic.
 pub const MAX_CLOCK_MS: i64 = 1 << 40;
-/// Moves we assume are left in a sudden-death game.
-const DEFAULT_MOVES_TO_GO: i64 = 32;
 const MAX_MOVES_TO_GO: i64 = 80;
 /// The reserve holds the GUI's lag for this many of the moves to come (or
 /// for all of them when fewer are left in the period).
 const LAG_MOVES: i64 = 10;
 /// And this much on top, so that a zero `Move Overhead` still keeps some.
 const BASE_RESERVE_MS: i64 = 20;
-/// Share of the net increment planned for a move (the search often runs
-/// past the optimum to finish an iteration).
-const INC_SHARE_PERCENT: i64 = 75;
-/// The hard deadline: at most this many times the optimum ...
-const MAX_OVER_OPTIMUM: i64 = 5;
-/// ... and at most this share of the clock after the lag.
-const MAX_SHARE_PERCENT: i64 = 40;
-/// The last move before the next time control may use more of it.
-const LAST_MOVE_SHARE_PERCENT: i64 = 80;
+// The shares and factors of the plan are tunable (`SearchParams`: the
+// moves to go of sudden death, the increment's share, the deadline's
+// factor and shares).
 
-pub fn budget_for_clock(clock: Clock, overhead_ms: i64) -> TimeBudget {
+/// The budgets for `clock`, `params` giving the plan's shares.
+pub fn budget_for_clock(clock: Clock, overhead_ms: i64, params: &SearchParams) -> TimeBudget {
     let time = clock.time_ms.clamp(0, MAX_CLOCK_MS);
     let inc = clock.inc_ms.clamp(0, MAX_CLOCK_MS);
     let overhead = overhead_ms.clamp(0, MAX_CLOCK_MS);
-    let mtg = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| i64::from(m).clamp(1, MAX_MOVES_TO_GO));
+    let mtg =
+        clock.moves_to_go.map_or(i64::from(params.default_moves_to_go), |m| i64::from(m).clamp(1, MAX_MOVES_TO_GO));
     let reserve = overhead * mtg.min(LAG_MOVES) + BASE_RESERVE_MS;
     // The increment is only worth what is left of it after the lag.
-    let net_inc = (inc - overhead).max(0) * INC_SHARE_PERCENT / 100;
+    let net_inc = (inc - overhead).max(0) * i64::from(params.inc_share_percent) / 100;
     let optimum = if time >= reserve {
         (time - reserve) / mtg + net_inc
     } else {
@@ -65,8 +60,12 @@ pub fn budget_for_clock(clock: Clock, overhead_ms: i64) -> TimeBudget {
     };
     // What may be spent at all: the clock less this move's lag.
     let usable = (time - overhead).max(0);
-    let share = if mtg == 1 { LAST_MOVE_SHARE_PERCENT } else { MAX_SHARE_PERCENT };
-    let maximum = if mtg == 1 { usable * share / 100 } else { (optimum * MAX_OVER_OPTIMUM).min(usable * share / 100) };
+    let share = i64::from(if mtg == 1 { params.last_move_share_percent } else { params.max_share_percent });
+    let maximum = if mtg == 1 {
+        usable * share / 100
+    } else {
+        (optimum * i64::from(params.max_over_optimum)).min(usable * share / 100)
+    };
     let optimum = optimum.min(maximum);
     TimeBudget { optimum: millis(optimum), maximum: millis(maximum) }
 }
@@ -85,6 +84,11 @@ fn millis(ms: i64) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The budgets of the default plan.
+    fn budget_for_clock(clock: Clock, overhead_ms: i64) -> TimeBudget {
+        super::budget_for_clock(clock, overhead_ms, &SearchParams::default())
+    }
 
     fn ms(b: TimeBudget) -> (u64, u64) {
         (b.optimum.as_millis() as u64, b.maximum.as_millis() as u64)

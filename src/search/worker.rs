@@ -16,19 +16,6 @@ use crate::types::score::{
 use crate::types::{Move, MoveList, PieceKind};
 use std::sync::atomic::Ordering;
 
-/// Late-move reductions by depth and move number, computed once (a search
-/// of a few hundred nodes would spend more on the logarithms than on the
-/// nodes).
-static LMR: std::sync::LazyLock<[[i32; 64]; MAX_PLY + 1]> = std::sync::LazyLock::new(|| {
-    let mut lmr = [[0i32; 64]; MAX_PLY + 1];
-    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-        }
-    }
-    lmr
-});
-
 struct RootMove {
     mv: Move,
     score: i32,
@@ -72,14 +59,17 @@ pub(super) struct Worker<'a> {
     accumulators: Vec<Accumulator>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
-    lmr: &'static [[i32; 64]; MAX_PLY + 1],
+    /// The tunable constants, copied here: read at every node, they stay
+    /// one load away.
+    params: SearchParams,
+    lmr: &'a LmrTable,
     aborted: bool,
     /// Counts rule verdicts (a repetition cycle judged a win or loss) met in
     /// the search. Such scores depend on the path, not the position; a node
     /// whose mate-range score may come from one is not stored in the TT, so
     /// the verdict cannot leak to the same position reached another way.
     rule_verdicts: u64,
-    /// Plies added to late-move reductions (`HELPER_EXTRA_REDUCTION` on odd
+    /// Plies added to late-move reductions (`HelperExtraReduction` on odd
     /// helper threads, else 0).
     extra_reduction: i32,
 }
@@ -134,10 +124,11 @@ impl<'a> Worker<'a> {
             },
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
-            lmr: &LMR,
+            params: ctx.params,
+            lmr: ctx.lmr,
             aborted: false,
             rule_verdicts: 0,
-            extra_reduction: if id % 2 == 1 { HELPER_EXTRA_REDUCTION } else { 0 },
+            extra_reduction: if id % 2 == 1 { ctx.params.helper_extra_reduction } else { 0 },
         }
     }
 
@@ -249,8 +240,8 @@ impl<'a> Worker<'a> {
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) {
+                let mut delta = self.params.aspiration_delta;
+                let (mut alpha, mut beta) = if depth >= self.params.aspiration_min_depth && !is_mate(prev) {
                     (prev - delta, prev + delta)
                 } else {
                     (-INFINITE, INFINITE)
@@ -416,7 +407,7 @@ impl<'a> Worker<'a> {
                 -self.search(&child, -beta, -alpha, new_depth, 1, true)
             } else {
                 let quiet = !root.is_capture(m) && !child.in_check();
-                let r = if depth >= LMR_MIN_DEPTH && quiet && i >= pv_idx + 3 {
+                let r = if depth >= self.params.lmr_min_depth && quiet && i >= pv_idx + 3 {
                     self.lmr[depth as usize][i.min(63)].clamp(0, new_depth - 1)
                 } else {
                     0
@@ -586,19 +577,22 @@ impl<'a> Worker<'a> {
         self.static_evals[ply] = static_eval;
         let improving = ply >= 2 && !in_check && static_eval > self.static_evals[ply - 2];
 
+        let p = &self.params;
         if !pv_node && !in_check && !is_mate(beta) {
             // 5. Reverse futility pruning.
-            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+            if depth <= p.rfp_max_depth && static_eval - p.rfp_margin * (depth - improving as i32) >= beta {
                 return static_eval;
             }
             // 6. Null move: skipped after a null move and without attacking
             // pieces, where zugzwang is real.
-            if depth >= NULL_MIN_DEPTH
+            if depth >= p.null_min_depth
                 && static_eval >= beta
                 && self.played_piece_to[ply - 1].is_some()
                 && has_attackers(pos)
             {
-                let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR + ((static_eval - beta) / 200).min(3);
+                let r = p.null_base_reduction
+                    + depth / p.null_depth_divisor
+                    + ((static_eval - beta) / p.null_eval_divisor).min(p.null_eval_max_reduction);
                 let mut child = *pos;
                 child.make_null_move();
                 self.push(&child, None);
@@ -626,30 +620,34 @@ impl<'a> Worker<'a> {
         let mut captures_tried: MoveList = MoveList::new();
         let alpha_orig = alpha;
 
-        while let Some(m) = picker.next(pos, &self.tables) {
+        while let Some(m) = picker.next(pos, &self.tables, &self.params) {
             let capture = pos.is_capture(m);
             let stat_score = if capture { 0 } else { self.quiet_stat_score(pos, m, &earlier) };
 
             // 8. Shallow-depth pruning once a real score is in hand. Move
             // count pruning drops all later quiets, checks included.
+            let p = &self.params;
             if !pv_node && !in_check && !is_loss(best_score) {
                 if !capture {
-                    let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
-                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
+                    let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if depth <= p.lmp_max_depth && quiets_tried.len() >= lmp_limit {
                         picker.skip_quiets();
                         continue;
                     }
                     // Moves the histories have long found bad.
-                    if depth <= HISTORY_PRUNE_MAX_DEPTH && stat_score < -HISTORY_PRUNE_MARGIN * depth {
+                    if depth <= p.history_prune_max_depth && stat_score < -p.history_prune_margin * depth {
                         continue;
                     }
-                    let futile = depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
-                    let losing = depth <= 8 && !pos.see_ge(m, SEE_QUIET_MARGIN * depth);
+                    let futile = depth <= p.futility_max_depth
+                        && static_eval + p.futility_base + p.futility_per_depth * depth <= alpha;
+                    let losing = depth <= p.see_quiet_max_depth && !pos.see_ge(m, p.see_quiet_margin * depth);
                     if (futile || losing) && !pos.gives_check(m) {
                         continue;
                     }
-                } else if depth <= 6 && !pos.see_ge(m, SEE_CAPTURE_MARGIN * depth) && !pos.gives_check(m) {
+                } else if depth <= p.see_capture_max_depth
+                    && !pos.see_ge(m, p.see_capture_margin * depth)
+                    && !pos.gives_check(m)
+                {
                     continue;
                 }
             }
@@ -673,7 +671,7 @@ impl<'a> Worker<'a> {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && !capture && !in_check && !gives_check {
+                if depth >= self.params.lmr_min_depth && !capture && !in_check && !gives_check {
                     r = self.lmr[depth.min(MAX_PLY as i32) as usize][searched.min(63)];
                     r += (!pv_node) as i32;
                     r -= improving as i32;
@@ -681,7 +679,7 @@ impl<'a> Worker<'a> {
                     if self.killers[ply].contains(&Some(m)) {
                         r -= 1;
                     }
-                    r -= stat_score / LMR_HISTORY_DIVISOR;
+                    r -= stat_score / self.params.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -744,7 +742,7 @@ impl<'a> Worker<'a> {
             Bound::Upper => best_score < static_eval,
         };
         if !in_check && !decided_by_capture && beyond_eval && !is_mate(best_score) {
-            self.tables.update_correction(pos, static_eval, best_score, depth);
+            self.tables.update_correction(pos, static_eval, best_score, depth, self.params.correction_depth_divisor);
         }
         let eval_to_store = if in_check { 0 } else { raw_eval };
         let path_dependent = self.rule_verdicts != verdicts_before && is_mate(best_score);
@@ -791,7 +789,8 @@ impl<'a> Worker<'a> {
         ply: usize,
         earlier: &Earlier,
     ) {
-        let bonus = history_bonus(depth);
+        let p = &self.params;
+        let bonus = (p.history_bonus_per_depth * depth - p.history_bonus_offset).clamp(0, p.history_bonus_max);
         if pos.is_capture(m) {
             self.tables.update_capture(pos, m, bonus);
         } else {
@@ -860,11 +859,13 @@ impl<'a> Worker<'a> {
         let mut best = stand_pat;
         let mut best_move = None;
         let mut searched = 0usize;
-        while let Some(m) = picker.next(pos, &self.tables) {
+        while let Some(m) = picker.next(pos, &self.tables, &self.params) {
             if !in_check {
                 // Delta and SEE pruning: captures that cannot raise alpha.
                 let gain = pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if stand_pat + gain + 200 <= alpha || (!pos.see_ge(m, 0) && !pos.gives_check(m)) {
+                if stand_pat + gain + self.params.qsearch_delta_margin <= alpha
+                    || (!pos.see_ge(m, 0) && !pos.gives_check(m))
+                {
                     continue;
                 }
             }
@@ -903,12 +904,6 @@ impl<'a> Worker<'a> {
         self.ctx.tt.store(key, best_move, to_tt(best, ply), eval, 0, bound);
         best
     }
-}
-
-/// The history bonus of a cutoff at `depth` (the malus of the moves that
-/// failed before it).
-fn history_bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }
 
 fn has_attackers(pos: &Position) -> bool {

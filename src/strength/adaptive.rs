@@ -212,7 +212,7 @@ pub fn judge_move(before: &Position, mv: Move, searcher: &Searcher) -> Option<i3
         return None;
     }
     let game = GameHistory::new(*before);
-    let config = Config { threads: 1, multipv: 1, move_overhead_ms: 0, nnue: None };
+    let config = Config { threads: 1, multipv: 1, move_overhead_ms: 0, nnue: None, ..Config::default() };
     let limits = Limits { depth: Some(JUDGE_DEPTH), nodes: Some(JUDGE_NODES), ..Limits::default() };
     let signals = Signals::default();
     let request =

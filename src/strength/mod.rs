@@ -365,6 +365,7 @@ pub fn play(request: Request, cx: &PlayContext) -> Outcome {
         multipv: params.multipv,
         move_overhead_ms: config.move_overhead_ms,
         nnue: if elo.is_some() { None } else { config.nnue.clone() },
+        params: config.params,
     };
     let collector =
         Collector { lines: Mutex::default(), last: Mutex::default(), forward: elo.is_none().then_some(listener) };
