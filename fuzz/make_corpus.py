@@ -89,7 +89,8 @@ def main():
         add("datagen_record", v1_record(fen, 37 * i - 500, i))
     chariot = os.path.join(ROOT, "target", "release", "chariot")
     if os.path.exists(chariot):
-        path = os.path.join(CORPUS, "datagen.tmp")
+        # Named by process: two runs of this script at once must not share it.
+        path = os.path.join(CORPUS, f"datagen-{os.getpid()}.tmp")
         if os.path.exists(path):
             os.remove(path)
         subprocess.run([chariot, "datagen", path, "--games", "3", "--nodes", "300", "--seed", "9"], check=True,
