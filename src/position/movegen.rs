@@ -105,6 +105,37 @@ impl Position {
         masks
     }
 
+    /// In check, where a move other than the king's can help: the squares
+    /// it must reach (a checker, to capture it; a square between the king
+    /// and a checking rook or cannon, or a checking horse's leg, to block)
+    /// and the own pieces any of whose moves might (a checking cannon's
+    /// screen, stepping out of the line). Every legal evasion that does not
+    /// move the king is among these; the full test still decides each.
+    fn evasion_masks(&self, ksq: Square) -> (Bitboard, Bitboard) {
+        let ours = self.color_bb(self.side);
+        let mut reach = self.checkers;
+        let mut helpers = Bitboard::EMPTY;
+        for checker in self.checkers {
+            match self.piece_on(checker).map(|p| p.kind()) {
+                Some(PieceKind::Rook | PieceKind::King) => reach |= attacks::between(ksq, checker),
+                Some(PieceKind::Cannon) => {
+                    let span = attacks::between(ksq, checker);
+                    reach |= span;
+                    helpers |= span & ours;
+                }
+                Some(PieceKind::Horse) => {
+                    for (leg, sources) in attacks::horse_leg_lines(ksq) {
+                        if sources.has(checker) {
+                            reach |= leg;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        (reach, helpers)
+    }
+
     /// Squares the piece of `kind` and colour `us` on `from` may move to,
     /// restricted to captures of `capture` squares and quiet moves to
     /// `quiet` squares.
@@ -178,9 +209,14 @@ impl Position {
         }
 
         if self.in_check() {
+            let (reach, helpers) = self.evasion_masks(ksq);
             for kind in NON_KING_KINDS {
                 for from in self.pieces(us, kind) {
-                    for to in self.targets(kind, us, from, capture, quiet) {
+                    let mut targets = self.targets(kind, us, from, capture, quiet);
+                    if !helpers.has(from) {
+                        targets &= reach;
+                    }
+                    for to in targets {
                         if self.king_safe_after(from, to) {
                             sink.add_one(from, to);
                         }

@@ -9,12 +9,13 @@
 //! killers and the counter-move; the quiet moves by their histories; the
 //! captures put aside. In check: the hash move, then every evasion, scored.
 //! Quiescence: the hash move if it captures, then the captures (the search
-//! does its own SEE test there).
+//! does its own SEE test there). Out of check the moves are generated
+//! pseudo-legal and tested for legality one by one as they come up.
 
 use super::history::{ThreadTables, piece_to};
 use super::params::SearchParams;
-use crate::position::{GenType, Position, SEE_VALUE};
-use crate::types::{MAX_MOVES, Move, MoveList};
+use crate::position::{GenType, LegalityMasks, Position, SEE_VALUE};
+use crate::types::{MAX_MOVES, Move, MoveList, Square};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -61,6 +62,10 @@ pub struct MovePicker {
     bad_captures: MoveList,
     bad_next: usize,
     skip_quiets: bool,
+    /// Out of check, captures and quiets are generated pseudo-legal and
+    /// each is tested only when its turn comes (most nodes cut off
+    /// first): these masks make most of the tests free.
+    masks: LegalityMasks,
 }
 
 /// Victim first, then the cheaper attacker (most valuable victim, least
@@ -117,6 +122,7 @@ impl MovePicker {
             bad_captures: MoveList::new(),
             bad_next: 0,
             skip_quiets: false,
+            masks: LegalityMasks::default(),
         }
     }
 
@@ -142,7 +148,9 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    pos.legal_moves_into(GenType::Captures, &mut self.moves);
+                    self.masks = pos.legality_masks();
+                    self.moves.clear();
+                    pos.pseudo_moves(GenType::Captures, &mut self.moves);
                     self.remove_tt_move();
                     self.scores.clear();
                     for &m in &self.moves {
@@ -154,6 +162,9 @@ impl MovePicker {
                 Stage::GoodCaptures => {
                     while self.next < self.moves.len() {
                         let m = self.select_best();
+                        if !pos.is_legal(m, &self.masks) {
+                            continue;
+                        }
                         // Quiescence does its own SEE test.
                         if self.mode == Mode::Quiescence || pos.see_ge(m, 0) {
                             return Some(m);
@@ -186,26 +197,41 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    pos.legal_moves_into(GenType::Quiets, &mut self.moves);
+                    self.moves.clear();
+                    pos.pseudo_moves(GenType::Quiets, &mut self.moves);
                     let skip = [self.tt_move, self.emitted[0], self.emitted[1], self.emitted[2]];
                     self.moves.retain(|m| !skip.contains(&Some(*m)));
-                    let mut scored: arrayvec::ArrayVec<(i32, Move), MAX_MOVES> =
-                        self.moves.iter().map(|&m| (self.quiet_score(pos, tables, params, m), m)).collect();
-                    // A stable order for equal scores keeps the search
-                    // deterministic whatever the generation order.
-                    scored.sort_unstable_by_key(|&(s, m)| (std::cmp::Reverse(s), m.bits()));
-                    self.scores.clear();
-                    for (i, (s, m)) in scored.into_iter().enumerate() {
-                        self.moves[i] = m;
-                        self.scores.push(s);
+                    // One integer a move, sorted: the score, order reversed
+                    // so that the best comes first, above the move's bits,
+                    // so that equal scores come in move order whatever the
+                    // generation order (a deterministic search). Plain
+                    // integers sort several times faster than pairs by a key.
+                    let mut keys: arrayvec::ArrayVec<u64, MAX_MOVES> = self
+                        .moves
+                        .iter()
+                        .map(|&m| {
+                            let best_first = !((self.quiet_score(pos, tables, params, m) as u32) ^ 0x8000_0000);
+                            (u64::from(best_first) << 16) | u64::from(m.bits())
+                        })
+                        .collect();
+                    keys.sort_unstable();
+                    for (slot, key) in self.moves.iter_mut().zip(keys) {
+                        let bits = key as u16;
+                        *slot = Move::between(
+                            Square::from_index(usize::from(bits & 0x7F)),
+                            Square::from_index(usize::from(bits >> 7)),
+                        );
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if !self.skip_quiets && self.next < self.moves.len() {
+                    while !self.skip_quiets && self.next < self.moves.len() {
                         self.next += 1;
-                        return Some(self.moves[self.next - 1]);
+                        let m = self.moves[self.next - 1];
+                        if pos.is_legal(m, &self.masks) {
+                            return Some(m);
+                        }
                     }
                     self.stage = Stage::BadCaptures;
                 }

@@ -6,7 +6,7 @@ use super::params::*;
 use super::picker::{Earlier, MovePicker, mvv_lva};
 use super::{Context, GameHistory, Iteration};
 use crate::eval;
-use crate::nnue::Accumulator;
+use crate::nnue::AccumulatorStack;
 use crate::position::{Position, SEE_VALUE};
 use crate::rules::{CycleVerdict, PathEntry, judge_cycle, judge_cycle_full};
 use crate::search::tt::Bound;
@@ -55,8 +55,8 @@ pub(super) struct Worker<'a> {
     played_piece_to: [Option<usize>; MAX_PLY + 2],
     static_evals: [i32; MAX_PLY + 2],
     /// With a network: the accumulator of the node at each ply, computed
-    /// from its parent's when the move is made (empty without a network).
-    accumulators: Vec<Accumulator>,
+    /// from its parent's when the node is evaluated.
+    accumulators: Option<AccumulatorStack>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     /// The tunable constants, copied here: read at every node, they stay
@@ -118,10 +118,7 @@ impl<'a> Worker<'a> {
             tables,
             played_piece_to: [None; MAX_PLY + 2],
             static_evals: [0; MAX_PLY + 2],
-            accumulators: match ctx.nnue {
-                Some(net) => vec![Accumulator::refresh(net, root); MAX_PLY + 2],
-                None => Vec::new(),
-            },
+            accumulators: ctx.nnue.map(|net| AccumulatorStack::new(net, root, MAX_PLY + 2)),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             params: ctx.params,
@@ -200,15 +197,16 @@ impl<'a> Worker<'a> {
 
     /// The static evaluation of `pos`, the node at `ply`.
     #[inline]
-    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
-        match self.ctx.nnue {
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match (self.ctx.nnue, &mut self.accumulators) {
             // A network's output is kept clear of the mate scores.
-            Some(net) => {
+            (Some(net), Some(stack)) => {
+                let acc = stack.get(net, ply);
                 // Debug builds check the incremental updates.
-                debug_assert_eq!(self.accumulators[ply], Accumulator::refresh(net, pos), "ply {ply}");
-                clamp_eval(net.evaluate(&self.accumulators[ply], pos.side_to_move()))
+                debug_assert_eq!(*acc, crate::nnue::Accumulator::refresh(net, pos), "ply {ply}");
+                clamp_eval(net.evaluate(acc, pos.side_to_move()))
             }
-            None => eval::evaluate(pos),
+            _ => eval::evaluate(pos),
         }
     }
 
@@ -216,11 +214,8 @@ impl<'a> Worker<'a> {
     /// from `pos` by `mv` (`None`: a null move).
     #[inline]
     fn push_accumulator(&mut self, pos: &Position, mv: Option<Move>, ply: usize) {
-        if let Some(net) = self.ctx.nnue {
-            self.accumulators[ply + 1] = match mv {
-                Some(m) => self.accumulators[ply].after_move(net, pos, m),
-                None => self.accumulators[ply],
-            };
+        if let Some(stack) = &mut self.accumulators {
+            stack.push(pos, mv, ply);
         }
     }
 
@@ -274,8 +269,8 @@ impl<'a> Worker<'a> {
             self.completed_depth = depth;
             if self.is_main() {
                 // Keep the root in the TT too (for `probe` and the next move).
-                let best = &self.root_moves[0];
                 let eval = if root.in_check() { 0 } else { self.evaluate(&root, 0) };
+                let best = &self.root_moves[0];
                 self.ctx.tt.store(root.key(), Some(best.mv), to_tt(best.score, 0), eval, depth, Bound::Exact);
                 for pv_idx in 0..multipv {
                     self.report(depth, pv_idx, None);

@@ -1,0 +1,333 @@
+//! The network's weights and its file.
+//!
+//! Quantisation: the hidden layer's weights and biases are `i16` in units
+//! of 1/`QA`; the output weights `i16` in units of 1/`QB`; the output bias
+//! `i32` in units of 1/(`QA`·`QB`). The output times the file's scale is
+//! the score in centipawns. The trainer (`tune::nnue`) writes this format.
+//!
+//! File layout (little-endian): the 16-byte [`MAGIC`], then `u32` inputs,
+//! hidden size, QA, QB and scale, then the hidden weights (input-major,
+//! `inputs × hidden` `i16`), the hidden biases (`hidden` `i16`), the
+//! output weights (`2 × hidden` `i16`, the side to move's half first) and
+//! the output bias (`i32`). Nothing may follow.
+
+use super::features::INPUTS;
+use once_cell::sync::Lazy;
+use std::fmt;
+use std::sync::Arc;
+
+/// Hidden units per perspective.
+pub const HIDDEN: usize = 128;
+/// Hidden layer quantisation: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Output weight quantisation: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// The score of a network output of 1.0, in centipawns (unless the file
+/// says otherwise).
+pub const DEFAULT_SCALE: i32 = 400;
+
+/// The largest hidden weight or bias a file may hold: 32 pieces and the
+/// bias then stay within `i16`, so the accumulator cannot overflow.
+pub const MAX_HIDDEN_WEIGHT: i16 = 992;
+/// The largest output weight a file may hold: the output sum, at most
+/// `2 × HIDDEN × QA² × MAX_OUTPUT_WEIGHT`, then stays within `i32`.
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+const _: () = assert!(33 * MAX_HIDDEN_WEIGHT as i64 <= i16::MAX as i64);
+const _: () = assert!(2 * HIDDEN as i64 * (QA * QA) as i64 * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
+
+/// The start of a network file.
+pub const MAGIC: &[u8; 16] = b"chariot-nnue v1\n";
+const HEADER_BYTES: usize = 16 + 5 * 4;
+/// The size of a file for this build's network shape.
+pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+/// What is wrong with the bytes of a network file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// Shorter than the header, or not starting with [`MAGIC`].
+    BadMagic,
+    /// Another network shape than this build's.
+    Shape {
+        inputs: u32,
+        hidden: u32,
+    },
+    Quantisation {
+        qa: u32,
+        qb: u32,
+    },
+    /// The scale (bytes 32-35) outside 1..=10000.
+    Scale(u32),
+    /// The file's length, not [`FILE_BYTES`].
+    Size(usize),
+    /// A hidden weight or bias beyond [`MAX_HIDDEN_WEIGHT`]: the first one,
+    /// and its byte offset.
+    HiddenWeight {
+        value: i16,
+        offset: usize,
+    },
+    /// An output weight beyond [`MAX_OUTPUT_WEIGHT`], and its byte offset.
+    OutputWeight {
+        value: i16,
+        offset: usize,
+    },
+    /// The output bias (the last 4 bytes) beyond ±100 pawns of output.
+    OutputBias(i32),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            FormatError::BadMagic => write!(f, "not a Chariot network file (bad magic)"),
+            FormatError::Shape { inputs, hidden } => {
+                write!(f, "network of {inputs} inputs and {hidden} hidden units; this build reads {INPUTS}x{HIDDEN}")
+            }
+            FormatError::Quantisation { qa, qb } => {
+                write!(f, "quantisation QA {qa}, QB {qb}; this build reads QA {QA}, QB {QB}")
+            }
+            FormatError::Scale(scale) => write!(f, "scale {scale} outside 1..=10000"),
+            FormatError::Size(bytes) => write!(f, "{bytes} bytes; a {INPUTS}x{HIDDEN} network has {FILE_BYTES}"),
+            FormatError::HiddenWeight { value, offset } => {
+                write!(f, "a hidden weight beyond ±{MAX_HIDDEN_WEIGHT} ({value} at byte {offset})")
+            }
+            FormatError::OutputWeight { value, offset } => {
+                write!(f, "an output weight beyond ±{MAX_OUTPUT_WEIGHT} ({value} at byte {offset})")
+            }
+            FormatError::OutputBias(_) => write!(f, "output bias beyond ±100 (at byte {})", FILE_BYTES - 4),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Why [`Network::load`] failed: the file, and what went wrong with it.
+#[derive(Debug)]
+pub enum LoadError {
+    Read { path: std::path::PathBuf, error: crate::files::ReadProblem },
+    Invalid { path: std::path::PathBuf, error: FormatError },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Read { path, error } => write!(f, "{}: {error}", path.display()),
+            LoadError::Invalid { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Read { error, .. } => Some(error),
+            LoadError::Invalid { error, .. } => Some(error),
+        }
+    }
+}
+
+/// For callers that report errors as text (the command line).
+impl From<LoadError> for String {
+    fn from(e: LoadError) -> String {
+        e.to_string()
+    }
+}
+
+/// One input's hidden weights (or the biases, or one output half), on a
+/// cache line of its own: an update reads whole rows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Row(pub [i16; HIDDEN]);
+
+/// A quantised network, as read from a file.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// One row of hidden weights per input.
+    pub(super) hidden_weights: Vec<Row>,
+    pub(super) hidden_bias: Row,
+    /// The side to move's half, then the other side's.
+    pub(super) output_weights: [Row; 2],
+    pub(super) output_bias: i32,
+    pub(super) scale: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Network({INPUTS}x{HIDDEN}x2, scale {})", self.scale)
+    }
+}
+
+/// The network built into the binary (see `docs/training.md` and `nets/MANIFEST.md` for how it was
+/// trained).
+static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
+    Arc::new(Network::from_bytes(include_bytes!("../../nets/default.nnue")).expect("the embedded network is valid"))
+});
+
+impl Network {
+    /// The network built into the binary.
+    pub fn embedded() -> Arc<Network> {
+        Arc::clone(&EMBEDDED)
+    }
+
+    /// A network from its raw parts (the trainer's quantised output).
+    /// Values beyond the safe ranges are clipped.
+    pub fn from_parts(
+        hidden_weights: Vec<[i16; HIDDEN]>,
+        hidden_bias: [i16; HIDDEN],
+        output_weights: [[i16; HIDDEN]; 2],
+        output_bias: i32,
+        scale: i32,
+    ) -> Network {
+        assert_eq!(hidden_weights.len(), INPUTS);
+        let clip = |row: [i16; HIDDEN], max: i16| Row(row.map(|v| v.clamp(-max, max)));
+        Network {
+            hidden_weights: hidden_weights.into_iter().map(|row| clip(row, MAX_HIDDEN_WEIGHT)).collect(),
+            hidden_bias: clip(hidden_bias, MAX_HIDDEN_WEIGHT),
+            output_weights: output_weights.map(|row| clip(row, MAX_OUTPUT_WEIGHT)),
+            output_bias,
+            scale,
+        }
+    }
+
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// Reads a network file, or says what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
+        if bytes.len() < HEADER_BYTES || &bytes[..16] != MAGIC {
+            return Err(FormatError::BadMagic);
+        }
+        let word = |i: usize| u32::from_le_bytes(bytes[16 + 4 * i..20 + 4 * i].try_into().expect("4 bytes"));
+        let (inputs, hidden, qa, qb, scale) = (word(0), word(1), word(2), word(3), word(4));
+        if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
+            return Err(FormatError::Shape { inputs, hidden });
+        }
+        if (qa as i32, qb as i32) != (QA, QB) {
+            return Err(FormatError::Quantisation { qa, qb });
+        }
+        if !(1..=10_000).contains(&scale) {
+            return Err(FormatError::Scale(scale));
+        }
+        if bytes.len() != FILE_BYTES {
+            return Err(FormatError::Size(bytes.len()));
+        }
+        let mut values = bytes[HEADER_BYTES..FILE_BYTES - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut row = || Row(std::array::from_fn(|_| values.next().expect("size checked")));
+        let hidden_weights: Vec<Row> = (0..INPUTS).map(|_| row()).collect();
+        let hidden_bias = row();
+        let output_weights = [row(), row()];
+        let output_bias = i32::from_le_bytes(bytes[FILE_BYTES - 4..].try_into().expect("4 bytes"));
+        // The first value beyond `max` and its byte offset, counting `i16`s
+        // from `first_byte`.
+        let beyond = |values: &mut dyn Iterator<Item = &i16>, max: i16, first_byte: usize| {
+            values
+                .enumerate()
+                .find(|(_, v)| v.unsigned_abs() > max as u16)
+                .map(|(i, &value)| (value, first_byte + 2 * i))
+        };
+        if let Some((value, offset)) =
+            beyond(&mut hidden_weights.iter().chain([&hidden_bias]).flat_map(|r| &r.0), MAX_HIDDEN_WEIGHT, HEADER_BYTES)
+        {
+            return Err(FormatError::HiddenWeight { value, offset });
+        }
+        let output_start = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN);
+        if let Some((value, offset)) =
+            beyond(&mut output_weights.iter().flat_map(|r| &r.0), MAX_OUTPUT_WEIGHT, output_start)
+        {
+            return Err(FormatError::OutputWeight { value, offset });
+        }
+        if output_bias.unsigned_abs() > (QA * QB * 100) as u32 {
+            return Err(FormatError::OutputBias(output_bias));
+        }
+        Ok(Network { hidden_weights, hidden_bias, output_weights, output_bias, scale: scale as i32 })
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_BYTES);
+        out.extend_from_slice(MAGIC);
+        for word in [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32] {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        let rows = self.hidden_weights.iter().chain([&self.hidden_bias]).chain(&self.output_weights);
+        for v in rows.flat_map(|r| &r.0) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file from disk.
+    pub fn load(path: &std::path::Path) -> Result<Network, LoadError> {
+        // The file's size is known: a bigger one (or a device, a pipe) is
+        // refused unread.
+        let bytes = crate::files::read_regular_file(path, FILE_BYTES as u64)
+            .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+        Network::from_bytes(&bytes).map_err(|error| LoadError::Invalid { path: path.to_path_buf(), error })
+    }
+}
+
+/// Networks for the tests of the other parts.
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A network with small pseudo-random weights.
+    pub fn random_network(seed: u64) -> Network {
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
+        let hidden_weights = (0..INPUTS).map(|_| std::array::from_fn(|_| small(200))).collect();
+        let hidden_bias = std::array::from_fn(|_| small(200));
+        let output_weights = [std::array::from_fn(|_| small(100)), std::array::from_fn(|_| small(100))];
+        Network::from_parts(hidden_weights, hidden_bias, output_weights, small(5000) as i32, DEFAULT_SCALE)
+    }
+
+    #[test]
+    fn the_file_survives_a_round_trip() {
+        let net = random_network(3);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), FILE_BYTES);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        let good = random_network(4).to_bytes();
+        assert!(Network::from_bytes(&good[..good.len() - 1]).is_err());
+        assert!(Network::from_bytes(b"").is_err());
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(Network::from_bytes(&longer).is_err());
+        let mut magic = good.clone();
+        magic[0] = b'x';
+        assert!(Network::from_bytes(&magic).is_err());
+        let mut hidden = good.clone();
+        hidden[20] = 1; // hidden size
+        assert!(Network::from_bytes(&hidden).is_err());
+        let mut weight = good.clone();
+        weight[HEADER_BYTES..HEADER_BYTES + 2].copy_from_slice(&i16::MAX.to_le_bytes());
+        assert!(Network::from_bytes(&weight).is_err());
+    }
+
+    #[test]
+    fn errors_name_the_problem_and_where() {
+        let good = random_network(4).to_bytes();
+        assert_eq!(Network::from_bytes(b"chariot"), Err(FormatError::BadMagic));
+        assert_eq!(Network::from_bytes(&good[..good.len() - 1]), Err(FormatError::Size(FILE_BYTES - 1)));
+        let mut hidden = good.clone();
+        hidden[20] = 1; // hidden size 128 -> 1
+        assert_eq!(Network::from_bytes(&hidden), Err(FormatError::Shape { inputs: INPUTS as u32, hidden: 1 }));
+        let mut weight = good.clone();
+        let at = HEADER_BYTES + 2 * 1000;
+        weight[at..at + 2].copy_from_slice(&(-2000i16).to_le_bytes());
+        let error = Network::from_bytes(&weight).unwrap_err();
+        assert_eq!(error, FormatError::HiddenWeight { value: -2000, offset: at });
+        assert!(error.to_string().contains(&format!("-2000 at byte {at}")), "{error}");
+        let mut output = good.clone();
+        output[FILE_BYTES - 6..FILE_BYTES - 4].copy_from_slice(&500i16.to_le_bytes());
+        assert_eq!(Network::from_bytes(&output), Err(FormatError::OutputWeight { value: 500, offset: FILE_BYTES - 6 }));
+        let missing = std::path::Path::new("/nonexistent/chariot.nnue");
+        let error = Network::load(missing).unwrap_err();
+        assert!(matches!(error, LoadError::Read { .. }));
+        assert!(error.to_string().starts_with("/nonexistent/chariot.nnue: "), "{error}");
+    }
+}
