@@ -106,11 +106,15 @@ pub fn build(games: &[GameRecord], options: &BuildOptions) -> BuildReport {
     }
 
     // Later preferences override earlier ones for the same position and move.
-    let mut factors: HashMap<(u64, Move), (f64, usize)> = HashMap::new();
+    let mut factors: HashMap<(u64, Move), f64> = HashMap::new();
+    // Every preference naming a move, overridden or not: a preference that
+    // a later one overrides still names a book move (no warning).
+    let mut named_by: HashMap<(u64, Move), Vec<usize>> = HashMap::new();
     for (index, pref) in options.preferences.iter().enumerate() {
         let mut pos = Position::startpos();
         for &m in &pref.line {
-            factors.insert((pos.key(), m), (pref.factor, index));
+            factors.insert((pos.key(), m), pref.factor);
+            named_by.entry((pos.key(), m)).or_default().push(index);
             pos.make_move(m);
         }
     }
@@ -121,9 +125,9 @@ pub fn build(games: &[GameRecord], options: &BuildOptions) -> BuildReport {
         if t.wins + t.draws + t.losses < options.min_games {
             continue;
         }
-        let (preference, pref_index) = factors.get(&(key, mv)).copied().unwrap_or((1.0, usize::MAX));
-        if let Some(u) = used.get_mut(pref_index) {
-            *u = true;
+        let preference = factors.get(&(key, mv)).copied().unwrap_or(1.0);
+        for &index in named_by.get(&(key, mv)).into_iter().flatten() {
+            used[index] = true;
         }
         let points = WIN_POINTS * t.wins + DRAW_POINTS * t.draws + LOSS_POINTS * t.losses;
         let mut weight = (f64::from(points) * preference).round().min(f64::from(u32::MAX)) as u32;
@@ -189,6 +193,12 @@ mod tests {
         assert_eq!(weights(&report.book, &[])[1], ("h2e2".to_string(), 5), "9 x 0.5 rounded");
         assert_eq!(weights(&report.book, &["h2e2"])[0], ("h9g7".to_string(), 3), "5 x 0.5 rounded");
         assert_eq!(report.unused_preferences, ["c3c4=2"]);
+        // A later preference for the same move wins, and the earlier one
+        // still named a book move: no warning for it.
+        let preferences = vec![parse_preference("h2e2=3").unwrap(), parse_preference("h2e2=2").unwrap()];
+        let report = build(&games, &BuildOptions { preferences, ..BuildOptions::default() });
+        assert_eq!(weights(&report.book, &[])[0], ("h2e2".to_string(), 18));
+        assert!(report.unused_preferences.is_empty(), "{:?}", report.unused_preferences);
         let zero = build(
             &games,
             &BuildOptions { preferences: vec![parse_preference("h2e2=0").unwrap()], ..BuildOptions::default() },

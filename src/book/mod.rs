@@ -131,7 +131,9 @@ impl Book {
             .iter()
             .map(|e| Entry { key: pos.key(), mv: mirror_move(e.mv), ..e.clone() })
             .collect();
-        Lookup { entries, mirrored: true }
+        let entries: Vec<Entry> = entries;
+        // Found as a mirror image only when the mirror image has moves.
+        Lookup { mirrored: !entries.is_empty(), entries }
     }
 
     /// Reads a book file; any malformed line refuses the whole file.

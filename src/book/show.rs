@@ -55,5 +55,8 @@ mod tests {
         assert!((shares - 100.0).abs() < 0.1 * start.len() as f64, "{shares}");
         let endgame = Position::from_fen("3k5/9/9/9/9/9/9/3R5/9/4K4 b - - 0 1").unwrap();
         assert_eq!(lines(book, &endgame)[2..], ["no book moves"]);
+        // Neither it nor its mirror image is in the book: no word of a
+        // mirror image.
+        assert_eq!(lines(book, &endgame)[1], format!("key {:016X}", endgame.key()));
     }
 }
