@@ -542,7 +542,7 @@ impl Engine {
     /// view) by the evaluation in use.
     pub fn evaluate(&self) -> i32 {
         match &self.config.nnue {
-            Some(net) => net.evaluate_position(&self.position),
+            Some(net) => crate::eval::network_score(&self.position, net.evaluate_position(&self.position)),
             None => crate::eval::evaluate(&self.position),
         }
     }

@@ -445,6 +445,22 @@ pub fn explain(pos: &Position) -> String {
     s
 }
 
+/// A network's score `raw` (the side to move's view) corrected by the
+/// rules of thumb this evaluation knows and the network, trained on few
+/// such endings, knows less well: the advantage scaled by the endgame
+/// factor of the side that has it (book draws towards 0), and where that
+/// side has nothing left to win with, this evaluation's score instead (a
+/// lone pawn against a bare king wins for the pawn's side, whatever the
+/// network says).
+#[inline]
+pub fn network_score(pos: &Position, raw: i32) -> i32 {
+    let strong = if raw >= 0 { pos.side_to_move() } else { !pos.side_to_move() };
+    match endgame::scale(pos, strong) {
+        0 => evaluate(pos),
+        factor => raw * factor / endgame::SCALE_NORMAL,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -436,9 +436,10 @@ pub fn train(
         let held = mean_loss(&data.validation, k, w, threads, |s| net.eval(s));
         validation_losses.push(held);
         progress(&format!(
-            "epoch {epoch}: training loss {:.6} (during the pass), held out {held:.6}, lr {lr:.6}, {:.0} s ({:.0} s in all)",
+            "epoch {epoch}: training loss {:.6} (during the pass), held out {held:.6}, lr {lr:.6}, {:.0} s, {:.0} positions/s ({:.0} s in all)",
             loss_sum / data.train.len() as f64,
             epoch_start.elapsed().as_secs_f64(),
+            data.train.len() as f64 / epoch_start.elapsed().as_secs_f64().max(1e-9),
             start.elapsed().as_secs_f64()
         ));
         checkpoint(epoch, &net.quantise())?;
