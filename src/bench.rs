@@ -94,7 +94,12 @@ pub enum Evaluation {
 /// [`run`] with `threads` search threads (the time to depth of Lazy SMP)
 /// and the evaluation `eval`.
 pub fn run_with(depth: i32, threads: usize, eval: Evaluation) -> BenchResult {
-    let net = (eval == Evaluation::Network).then(Network::embedded);
+    run_with_network(depth, threads, (eval == Evaluation::Network).then(Network::embedded))
+}
+
+/// [`run`] with `threads` search threads and the evaluation `net` (`None`:
+/// the hand-crafted one), such as a network file to measure.
+pub fn run_with_network(depth: i32, threads: usize, net: Option<Arc<Network>>) -> BenchResult {
     bench(depth, threads, net, &Signals::default()).expect("nothing stops this bench")
 }
 

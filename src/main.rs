@@ -47,7 +47,7 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Time the network's evaluation: a full refresh, an incremental
     /// update and the output layer, in nanoseconds per call.
-    NnueSpeed,
+    NnueSpeed(cli::bench::NnueSpeedArgs),
     /// Judge a game by the rules (mate, stalemate, repetition rules, natural
     /// limit, dead material): prints `result <1-0|0-1|1/2-1/2|*> <reason>`.
     /// A bad FEN or an illegal move: a message on stderr, exit code 2.
@@ -107,10 +107,7 @@ fn run() -> ExitCode {
             ("chariot", Ok(()))
         }
         Some(Command::Bench(args)) => ("chariot", cli::bench::run(&args)),
-        Some(Command::NnueSpeed) => {
-            print!("{}", chariot::nnue::speed_report());
-            ("chariot", Ok(()))
-        }
+        Some(Command::NnueSpeed(args)) => ("chariot nnue-speed", cli::bench::nnue_speed(&args)),
         Some(Command::Perft(args)) => ("chariot", cli::perft::run(&args)),
         Some(Command::Analyze(args)) => ("chariot analyze", cli::analyze::run(&args)),
         Some(Command::Judge(args)) => ("chariot judge", cli::judge::run(&args)),

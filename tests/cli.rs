@@ -27,6 +27,20 @@ fn help_says_how_to_start_the_engine() {
     assert!(perft.contains("<DEPTH>  Plies to count, 1..=8"), "{perft}");
 }
 
+/// A network named by file gives the built-in network's signature when it
+/// is that network (the shipped file, a version 1 file).
+#[test]
+fn bench_with_the_shipped_network_file_gives_the_built_in_signature() {
+    let nodes = |args: &[&str]| {
+        let out = chariot(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+        text(&out.stdout).lines().find(|l| l.starts_with("Nodes searched")).map(str::to_owned).expect("a node count")
+    };
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    assert_eq!(nodes(&["bench", "4", "--eval-file", file]), nodes(&["bench", "4"]));
+    assert_ne!(nodes(&["bench", "4", "--hce"]), nodes(&["bench", "4"]));
+}
+
 #[test]
 fn bench_prints_its_five_lines() {
     let out = chariot(&["bench", "1"]);
@@ -138,6 +152,10 @@ fn every_subcommand_exits_with_2_on_bad_input() {
         vec!["tune"],
         vec!["tune", game],
         vec!["tune", "/nonexistent/data.bin"],
+        vec!["bench", "2", "--eval-file", game],
+        vec!["bench", "2", "--eval-file", "/nonexistent/net.nnue"],
+        vec!["nnue-speed", "--eval-file", game],
+        vec!["train-nnue", game, "--output", "/dev/null", "--features", "nonsense"],
     ];
     for args in cases {
         let out = chariot(&args);

@@ -20,14 +20,46 @@ pub struct BenchArgs {
     /// Evaluate with the hand-crafted evaluation (`Use NNUE` false,
     /// as the strength levels do) instead of the built-in network; the
     /// signature is then its own.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "eval_file")]
     hce: bool,
+    /// Evaluate with this network file instead of the built-in one (its
+    /// signature is its own).
+    #[arg(long)]
+    eval_file: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &BenchArgs) -> CommandResult {
-    let eval = if args.hce { Evaluation::HandCrafted } else { Evaluation::Network };
-    for line in bench::run_with(args.depth, args.threads, eval).report() {
+    let result = match &args.eval_file {
+        Some(path) => bench::run_with_network(
+            args.depth,
+            args.threads,
+            Some(std::sync::Arc::new(chariot::nnue::Network::load(path)?)),
+        ),
+        None => bench::run_with(
+            args.depth,
+            args.threads,
+            if args.hce { Evaluation::HandCrafted } else { Evaluation::Network },
+        ),
+    };
+    for line in result.report() {
         println!("{line}");
     }
+    Ok(())
+}
+
+#[derive(clap::Args)]
+pub struct NnueSpeedArgs {
+    /// Time this network file instead of the built-in one.
+    #[arg(long)]
+    eval_file: Option<std::path::PathBuf>,
+}
+
+/// `chariot nnue-speed`: what each step of the network costs.
+pub fn nnue_speed(args: &NnueSpeedArgs) -> CommandResult {
+    let net = match &args.eval_file {
+        Some(path) => std::sync::Arc::new(chariot::nnue::Network::load(path)?),
+        None => chariot::nnue::Network::embedded(),
+    };
+    print!("{}", chariot::nnue::speed_report(&net));
     Ok(())
 }

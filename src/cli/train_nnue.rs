@@ -45,6 +45,16 @@ pub struct TrainNnueArgs {
     mirror: bool,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The network's inputs: piece-square (1260 a side, the first
+    /// networks'), or with palace king buckets (6 x 1260 a side).
+    #[arg(long, value_enum, default_value_t = FeatureSet::Plain)]
+    features: FeatureSet,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FeatureSet {
+    Plain,
+    KingBuckets,
 }
 
 pub fn run(args: &TrainNnueArgs) -> CommandResult {
@@ -75,6 +85,10 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
         keep_captures: args.keep_captures,
         mirror: args.mirror,
         seed: args.seed,
+        features: match args.features {
+            FeatureSet::Plain => chariot::nnue::Features::Plain,
+            FeatureSet::KingBuckets => chariot::nnue::Features::KingBuckets,
+        },
     };
     let start = Instant::now();
     let write = |path: &std::path::Path, net: &chariot::nnue::Network| {
@@ -88,13 +102,14 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
     let trained = nnue::train(&records, &options, &mut |line| eprintln!("{line}"), &mut checkpoint)?;
     write(&args.output, &trained.network)?;
     eprintln!(
-        "done in {:.0} s: {} training positions, {} held out, k {:.1}; wrote {} ({} bytes)",
+        "done in {:.0} s: {} training positions, {} held out, k {:.1}; wrote {} ({}, {} bytes)",
         start.elapsed().as_secs_f64(),
         trained.train_positions,
         trained.validation_positions,
         trained.k,
         args.output.display(),
-        chariot::nnue::FILE_BYTES
+        trained.network.features().name(),
+        trained.network.to_bytes().len()
     );
     Ok(())
 }

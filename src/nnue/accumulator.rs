@@ -4,10 +4,10 @@
 //! made from its parent's by the move played, and only when the node is
 //! evaluated (many nodes never are: a table hit, a node in check).
 
-use super::features::feature;
+use super::features::View;
 use super::network::{Network, Row};
 use crate::position::Position;
-use crate::types::{Color, Move, Piece, Square};
+use crate::types::{Color, Move, Piece, PieceKind, Square};
 
 /// The hidden layer's sums for both perspectives (index: the colour whose
 /// view it is), before the activation.
@@ -29,59 +29,97 @@ struct Change {
     from: Square,
     to: Square,
     captured: Option<Piece>,
+    /// Both kings' points after the move (index: colour), which say how
+    /// each perspective numbers its inputs.
+    kings: [Square; 2],
+    /// The perspective whose inputs all change with this move (its own
+    /// king moved to another bucket): its half is computed afresh.
+    refresh: Option<Color>,
 }
 
 impl Change {
     /// `m` (legal) played in `pos`; `None` for a move from an empty point.
-    fn of(pos: &Position, m: Move) -> Option<Change> {
+    fn of(net: &Network, pos: &Position, m: Move) -> Option<Change> {
         let piece = pos.piece_on(m.from())?;
-        Some(Change { piece, from: m.from(), to: m.to(), captured: pos.piece_on(m.to()) })
+        let mut kings = [pos.king_square(Color::Red), pos.king_square(Color::Black)];
+        let mut refresh = None;
+        if piece.kind() == PieceKind::King {
+            let c = piece.color();
+            kings[c.index()] = m.to();
+            if net.features.king_move_changes_view(c, m.from(), m.to()) {
+                refresh = Some(c);
+            }
+        }
+        Some(Change { piece, from: m.from(), to: m.to(), captured: pos.piece_on(m.to()), kings, refresh })
     }
+
+    /// The piece on `sq` after the move, on `pos`'s board before it.
+    #[inline]
+    fn piece_after(&self, pos: &Position, sq: Square) -> Option<Piece> {
+        if sq == self.to {
+            Some(self.piece)
+        } else if sq == self.from {
+            None
+        } else {
+            pos.piece_on(sq)
+        }
+    }
+}
+
+/// One perspective's half computed from every piece: the bias plus the
+/// rows of the pieces `piece_on` gives, numbered as `view` numbers them.
+fn half_from_pieces(net: &Network, view: View, piece_on: impl Fn(Square) -> Option<Piece>) -> Row {
+    let mut half = net.hidden_bias;
+    for sq in Square::all() {
+        if let Some(piece) = piece_on(sq) {
+            let row = &net.hidden_weights[view.feature(piece, sq)].0;
+            for (v, w) in half.0.iter_mut().zip(row) {
+                *v += w;
+            }
+        }
+    }
+    half
 }
 
 impl Accumulator {
     /// Computed from every piece of `pos`.
     pub fn refresh(net: &Network, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator { values: [net.hidden_bias; 2] };
-        for sq in Square::all() {
-            if let Some(piece) = pos.piece_on(sq) {
-                for c in Color::BOTH {
-                    let row = &net.hidden_weights[feature(c, piece, sq)].0;
-                    let values = &mut acc.values[c.index()].0;
-                    for (v, w) in values.iter_mut().zip(row) {
-                        *v += w;
-                    }
-                }
-            }
-        }
-        acc
+        let half = |c: Color| half_from_pieces(net, net.features.view(c, pos.king_square(c)), |sq| pos.piece_on(sq));
+        Accumulator { values: [half(Color::Red), half(Color::Black)] }
     }
 
     /// The accumulator after `m` (legal) is played in `pos`, whose
     /// accumulator this is.
     pub fn after_move(&self, net: &Network, pos: &Position, m: Move) -> Accumulator {
         let mut next = Accumulator::default();
-        let change = Change::of(pos, m);
+        let change = Change::of(net, pos, m);
         debug_assert!(change.is_some(), "after_move {m} from an empty square");
-        next.set_from(self, net, change);
+        let fresh = change.and_then(|ch| ch.refresh.map(|c| fresh_half(net, pos, &ch, c)));
+        next.set_from(self, net, change, fresh.as_ref());
         next
     }
 
     /// Makes `self` its parent's accumulator `old` after `change` (`None`:
-    /// a null move), in place.
+    /// a null move), in place. `fresh` is the refreshed half of the
+    /// perspective `change.refresh` names.
     #[inline]
-    fn set_from(&mut self, old: &Accumulator, net: &Network, change: Option<Change>) {
-        let Some(Change { piece, from, to, captured }) = change else {
+    fn set_from(&mut self, old: &Accumulator, net: &Network, change: Option<Change>, fresh: Option<&Row>) {
+        let Some(Change { piece, from, to, captured, kings, refresh }) = change else {
             *self = *old;
             return;
         };
         for c in Color::BOTH {
+            if refresh == Some(c) {
+                self.values[c.index()] = *fresh.expect("a refreshed half for a king move");
+                continue;
+            }
+            let view = net.features.view(c, kings[c.index()]);
             let (old, new) = (&old.values[c.index()].0, &mut self.values[c.index()].0);
-            let add = &net.hidden_weights[feature(c, piece, to)].0;
-            let sub = &net.hidden_weights[feature(c, piece, from)].0;
+            let add = &net.hidden_weights[view.feature(piece, to)].0;
+            let sub = &net.hidden_weights[view.feature(piece, from)].0;
             match captured {
                 Some(victim) => {
-                    let gone = &net.hidden_weights[feature(c, victim, to)].0;
+                    let gone = &net.hidden_weights[view.feature(victim, to)].0;
                     for i in 0..old.len() {
                         new[i] = old[i] + add[i] - sub[i] - gone[i];
                     }
@@ -96,6 +134,12 @@ impl Accumulator {
     }
 }
 
+/// Perspective `c`'s half after `change` in `pos`, from every piece.
+fn fresh_half(net: &Network, pos: &Position, change: &Change, c: Color) -> Row {
+    let view = net.features.view(c, change.kings[c.index()]);
+    half_from_pieces(net, view, |sq| change.piece_after(pos, sq))
+}
+
 /// The accumulators of the nodes on the search's path, one per ply, each
 /// brought up to date only when its node is evaluated.
 #[derive(Clone)]
@@ -104,6 +148,10 @@ pub struct AccumulatorStack {
     /// How each ply's board follows from its parent's (`None`: a null
     /// move; unused at the root).
     changes: Vec<Option<Change>>,
+    /// For a ply reached by a king move that changes its side's inputs:
+    /// that side's half, computed when the move was pushed (the board is
+    /// at hand then, and king moves are few).
+    refreshed: Vec<Row>,
     /// Whether `accumulators[ply]` is that of the node now at `ply`. The
     /// root's always is; a ply's flag is cleared when its node is pushed,
     /// so an up-to-date ply's parents are up to date too.
@@ -118,16 +166,24 @@ impl AccumulatorStack {
         AccumulatorStack {
             accumulators: vec![Accumulator::refresh(net, root); plies],
             changes: vec![None; plies],
+            refreshed: vec![net.hidden_bias; plies],
             fresh,
         }
     }
 
     /// The node at `ply + 1` is reached from `pos`, the node at `ply`, by
-    /// `mv` (`None`: a null move). Nothing is computed yet.
+    /// `mv` (`None`: a null move). Nothing is computed yet, but for a king
+    /// move that changes its side's inputs.
     #[inline]
-    pub fn push(&mut self, pos: &Position, mv: Option<Move>, ply: usize) {
-        self.changes[ply + 1] = mv.and_then(|m| Change::of(pos, m));
-        debug_assert!(mv.is_none() || self.changes[ply + 1].is_some(), "a move from an empty square");
+    pub fn push(&mut self, net: &Network, pos: &Position, mv: Option<Move>, ply: usize) {
+        let change = mv.and_then(|m| Change::of(net, pos, m));
+        debug_assert!(mv.is_none() || change.is_some(), "a move from an empty square");
+        if let Some(ch) = &change
+            && let Some(c) = ch.refresh
+        {
+            self.refreshed[ply + 1] = fresh_half(net, pos, ch, c);
+        }
+        self.changes[ply + 1] = change;
         self.fresh[ply + 1] = false;
     }
 
@@ -141,7 +197,7 @@ impl AccumulatorStack {
         }
         for k in first + 1..=ply {
             let (parents, rest) = self.accumulators.split_at_mut(k);
-            rest[0].set_from(&parents[k - 1], net, self.changes[k]);
+            rest[0].set_from(&parents[k - 1], net, self.changes[k], Some(&self.refreshed[k]));
             self.fresh[k] = true;
         }
         &self.accumulators[ply]
@@ -150,16 +206,18 @@ impl AccumulatorStack {
 
 #[cfg(test)]
 mod tests {
-    use super::super::network::tests::random_network;
+    use super::super::features::Features;
+    use super::super::network::tests::{random_network, random_network_with};
     use super::*;
 
     /// Random games (captures and both colours to move): the accumulator
     /// updated move by move always equals the one computed from scratch.
     #[test]
     fn the_incremental_accumulator_equals_a_refresh() {
-        for net in [random_network(5), (*Network::embedded()).clone()] {
+        for net in [random_network(5), (*Network::embedded()).clone(), random_network_with(Features::KingBuckets, 7)] {
             let mut rng = crate::rng::Rng::new(9);
             let mut captures = 0;
+            let mut king_moves = 0;
             for _ in 0..20 {
                 let mut pos = Position::startpos();
                 let mut acc = Accumulator::refresh(&net, &pos);
@@ -174,6 +232,7 @@ mod tests {
                     let pool: &[Move] = if !takes.is_empty() && rng.below(2) == 0 { &takes } else { &moves };
                     let m = pool[rng.below(pool.len() as u64) as usize];
                     captures += pos.is_capture(m) as usize;
+                    king_moves += (pos.piece_on(m.from()).map(|p| p.kind()) == Some(PieceKind::King)) as usize;
                     acc = acc.after_move(&net, &pos, m);
                     pos.make_move(m);
                     assert_eq!(acc, Accumulator::refresh(&net, &pos), "{}", pos.to_fen());
@@ -181,6 +240,7 @@ mod tests {
                 }
             }
             assert!(captures > 100, "only {captures} captures");
+            assert!(king_moves > 50, "only {king_moves} king moves");
         }
     }
 
@@ -189,7 +249,13 @@ mod tests {
     /// for gets the accumulator of its board.
     #[test]
     fn the_lazy_stack_equals_a_refresh_wherever_the_search_asks() {
-        let net = random_network(6);
+        for net in [random_network(6), random_network_with(Features::KingBuckets, 8)] {
+            lazy_stack_walk(&net);
+        }
+    }
+
+    fn lazy_stack_walk(net: &Network) {
+        let net = net.clone();
         let mut rng = crate::rng::Rng::new(10);
         let root = Position::startpos();
         let plies = 12;
@@ -208,11 +274,11 @@ mod tests {
             let mut child = pos;
             if rng.below(10) == 0 && !pos.in_check() {
                 child.make_null_move();
-                stack.push(&pos, None, ply);
+                stack.push(&net, &pos, None, ply);
             } else {
                 let m = moves[rng.below(moves.len() as u64) as usize];
                 child.make_move(m);
-                stack.push(&pos, Some(m), ply);
+                stack.push(&net, &pos, Some(m), ply);
             }
             path.push(child);
             if rng.below(3) == 0 {

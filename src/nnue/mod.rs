@@ -18,9 +18,9 @@ pub mod network;
 pub mod speed;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use features::{INPUTS, feature};
+pub use features::{Features, INPUTS, KING_BUCKETS, PIECE_SQUARES, View, feature};
 pub use network::{
-    DEFAULT_SCALE, FILE_BYTES, FormatError, HIDDEN, LoadError, MAGIC, MAX_HIDDEN_WEIGHT, MAX_OUTPUT_WEIGHT, Network,
-    QA, QB,
+    DEFAULT_SCALE, FILE_BYTES, FormatError, HIDDEN, LoadError, MAGIC, MAGIC_V1, MAX_FILE_BYTES, MAX_HIDDEN_WEIGHT,
+    MAX_OUTPUT_WEIGHT, Network, QA, QB, file_bytes,
 };
 pub use speed::speed_report;

@@ -5,13 +5,16 @@
 //! `i32` in units of 1/(`QA`·`QB`). The output times the file's scale is
 //! the score in centipawns. The trainer (`tune::nnue`) writes this format.
 //!
-//! File layout (little-endian): the 16-byte [`MAGIC`], then `u32` inputs,
+//! File layout (little-endian), version 2: the 16-byte [`MAGIC`], then
+//! `u32` feature set (0 piece-square, 1 palace king buckets), inputs,
 //! hidden size, QA, QB and scale, then the hidden weights (input-major,
 //! `inputs × hidden` `i16`), the hidden biases (`hidden` `i16`), the
 //! output weights (`2 × hidden` `i16`, the side to move's half first) and
-//! the output bias (`i32`). Nothing may follow.
+//! the output bias (`i32`). Nothing may follow. Version 1 ([`MAGIC_V1`],
+//! the first networks) is the same without the feature set word: always
+//! piece-square.
 
-use super::features::INPUTS;
+use super::features::{Features, INPUTS};
 use once_cell::sync::Lazy;
 use std::fmt;
 use std::sync::Arc;
@@ -35,17 +38,33 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 const _: () = assert!(33 * MAX_HIDDEN_WEIGHT as i64 <= i16::MAX as i64);
 const _: () = assert!(2 * HIDDEN as i64 * (QA * QA) as i64 * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
 
-/// The start of a network file.
-pub const MAGIC: &[u8; 16] = b"chariot-nnue v1\n";
-const HEADER_BYTES: usize = 16 + 5 * 4;
-/// The size of a file for this build's network shape.
-pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The start of a network file written now (version 2).
+pub const MAGIC: &[u8; 16] = b"chariot-nnue v2\n";
+/// The start of a version 1 file (piece-square inputs only).
+pub const MAGIC_V1: &[u8; 16] = b"chariot-nnue v1\n";
+/// The size of a version 1 file (the plain 1260 × 128 network).
+pub const FILE_BYTES: usize = file_bytes(1, Features::Plain);
+/// The largest file this build reads.
+pub const MAX_FILE_BYTES: usize = file_bytes(2, Features::KingBuckets);
+
+/// The size of a file of `version` for a network with `features` and this
+/// build's hidden size.
+pub const fn file_bytes(version: u32, features: Features) -> usize {
+    header_bytes(version) + 2 * (features.inputs() * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+}
+
+const fn header_bytes(version: u32) -> usize {
+    16 + if version == 1 { 5 * 4 } else { 6 * 4 }
+}
 
 /// What is wrong with the bytes of a network file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatError {
-    /// Shorter than the header, or not starting with [`MAGIC`].
+    /// Shorter than the header, or not starting with [`MAGIC`] or
+    /// [`MAGIC_V1`].
     BadMagic,
+    /// A feature set this build does not know (bytes 16-19 of a v2 file).
+    FeatureSet(u32),
     /// Another network shape than this build's.
     Shape {
         inputs: u32,
@@ -78,21 +97,27 @@ impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             FormatError::BadMagic => write!(f, "not a Chariot network file (bad magic)"),
-            FormatError::Shape { inputs, hidden } => {
-                write!(f, "network of {inputs} inputs and {hidden} hidden units; this build reads {INPUTS}x{HIDDEN}")
+            FormatError::FeatureSet(code) => {
+                write!(f, "feature set {code} unknown (this build reads 0, piece-square, and 1, palace king buckets)")
             }
+            FormatError::Shape { inputs, hidden } => write!(
+                f,
+                "network of {inputs} inputs and {hidden} hidden units; this build reads {INPUTS}x{HIDDEN} \
+                 (piece-square) and {}x{HIDDEN} (palace king buckets)",
+                Features::KingBuckets.inputs()
+            ),
             FormatError::Quantisation { qa, qb } => {
                 write!(f, "quantisation QA {qa}, QB {qb}; this build reads QA {QA}, QB {QB}")
             }
             FormatError::Scale(scale) => write!(f, "scale {scale} outside 1..=10000"),
-            FormatError::Size(bytes) => write!(f, "{bytes} bytes; a {INPUTS}x{HIDDEN} network has {FILE_BYTES}"),
+            FormatError::Size(bytes) => write!(f, "{bytes} bytes; not the size its header gives"),
             FormatError::HiddenWeight { value, offset } => {
                 write!(f, "a hidden weight beyond ±{MAX_HIDDEN_WEIGHT} ({value} at byte {offset})")
             }
             FormatError::OutputWeight { value, offset } => {
                 write!(f, "an output weight beyond ±{MAX_OUTPUT_WEIGHT} ({value} at byte {offset})")
             }
-            FormatError::OutputBias(_) => write!(f, "output bias beyond ±100 (at byte {})", FILE_BYTES - 4),
+            FormatError::OutputBias(_) => write!(f, "output bias beyond ±100 (the last 4 bytes)"),
         }
     }
 }
@@ -140,6 +165,7 @@ pub struct Row(pub [i16; HIDDEN]);
 /// A quantised network, as read from a file.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
+    pub(super) features: Features,
     /// One row of hidden weights per input.
     pub(super) hidden_weights: Vec<Row>,
     pub(super) hidden_bias: Row,
@@ -151,7 +177,7 @@ pub struct Network {
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network({INPUTS}x{HIDDEN}x2, scale {})", self.scale)
+        write!(f, "Network({}, {}x{HIDDEN}x2, scale {})", self.features.name(), self.features.inputs(), self.scale)
     }
 }
 
@@ -170,15 +196,17 @@ impl Network {
     /// A network from its raw parts (the trainer's quantised output).
     /// Values beyond the safe ranges are clipped.
     pub fn from_parts(
+        features: Features,
         hidden_weights: Vec<[i16; HIDDEN]>,
         hidden_bias: [i16; HIDDEN],
         output_weights: [[i16; HIDDEN]; 2],
         output_bias: i32,
         scale: i32,
     ) -> Network {
-        assert_eq!(hidden_weights.len(), INPUTS);
+        assert_eq!(hidden_weights.len(), features.inputs());
         let clip = |row: [i16; HIDDEN], max: i16| Row(row.map(|v| v.clamp(-max, max)));
         Network {
+            features,
             hidden_weights: hidden_weights.into_iter().map(|row| clip(row, MAX_HIDDEN_WEIGHT)).collect(),
             hidden_bias: clip(hidden_bias, MAX_HIDDEN_WEIGHT),
             output_weights: output_weights.map(|row| clip(row, MAX_OUTPUT_WEIGHT)),
@@ -191,14 +219,29 @@ impl Network {
         self.scale
     }
 
-    /// Reads a network file, or says what is wrong with it.
+    pub fn features(&self) -> Features {
+        self.features
+    }
+
+    /// Reads a network file (either version), or says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
-        if bytes.len() < HEADER_BYTES || &bytes[..16] != MAGIC {
+        let version = match bytes.get(..16) {
+            Some(m) if m == MAGIC_V1 => 1,
+            Some(m) if m == MAGIC => 2,
+            _ => return Err(FormatError::BadMagic),
+        };
+        let header = header_bytes(version);
+        if bytes.len() < header {
             return Err(FormatError::BadMagic);
         }
         let word = |i: usize| u32::from_le_bytes(bytes[16 + 4 * i..20 + 4 * i].try_into().expect("4 bytes"));
-        let (inputs, hidden, qa, qb, scale) = (word(0), word(1), word(2), word(3), word(4));
-        if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
+        let (features, first) = match version {
+            1 => (Features::Plain, 0),
+            _ => (Features::from_code(word(0)).ok_or(FormatError::FeatureSet(word(0)))?, 1),
+        };
+        let (inputs, hidden, qa, qb, scale) =
+            (word(first), word(first + 1), word(first + 2), word(first + 3), word(first + 4));
+        if (inputs as usize, hidden as usize) != (features.inputs(), HIDDEN) {
             return Err(FormatError::Shape { inputs, hidden });
         }
         if (qa as i32, qb as i32) != (QA, QB) {
@@ -207,15 +250,16 @@ impl Network {
         if !(1..=10_000).contains(&scale) {
             return Err(FormatError::Scale(scale));
         }
-        if bytes.len() != FILE_BYTES {
+        let size = file_bytes(version, features);
+        if bytes.len() != size {
             return Err(FormatError::Size(bytes.len()));
         }
-        let mut values = bytes[HEADER_BYTES..FILE_BYTES - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut values = bytes[header..size - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut row = || Row(std::array::from_fn(|_| values.next().expect("size checked")));
-        let hidden_weights: Vec<Row> = (0..INPUTS).map(|_| row()).collect();
+        let hidden_weights: Vec<Row> = (0..features.inputs()).map(|_| row()).collect();
         let hidden_bias = row();
         let output_weights = [row(), row()];
-        let output_bias = i32::from_le_bytes(bytes[FILE_BYTES - 4..].try_into().expect("4 bytes"));
+        let output_bias = i32::from_le_bytes(bytes[size - 4..].try_into().expect("4 bytes"));
         // The first value beyond `max` and its byte offset, counting `i16`s
         // from `first_byte`.
         let beyond = |values: &mut dyn Iterator<Item = &i16>, max: i16, first_byte: usize| {
@@ -225,11 +269,11 @@ impl Network {
                 .map(|(i, &value)| (value, first_byte + 2 * i))
         };
         if let Some((value, offset)) =
-            beyond(&mut hidden_weights.iter().chain([&hidden_bias]).flat_map(|r| &r.0), MAX_HIDDEN_WEIGHT, HEADER_BYTES)
+            beyond(&mut hidden_weights.iter().chain([&hidden_bias]).flat_map(|r| &r.0), MAX_HIDDEN_WEIGHT, header)
         {
             return Err(FormatError::HiddenWeight { value, offset });
         }
-        let output_start = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN);
+        let output_start = header + 2 * (features.inputs() * HIDDEN + HIDDEN);
         if let Some((value, offset)) =
             beyond(&mut output_weights.iter().flat_map(|r| &r.0), MAX_OUTPUT_WEIGHT, output_start)
         {
@@ -238,14 +282,22 @@ impl Network {
         if output_bias.unsigned_abs() > (QA * QB * 100) as u32 {
             return Err(FormatError::OutputBias(output_bias));
         }
-        Ok(Network { hidden_weights, hidden_bias, output_weights, output_bias, scale: scale as i32 })
+        Ok(Network { features, hidden_weights, hidden_bias, output_weights, output_bias, scale: scale as i32 })
     }
 
-    /// The file's bytes.
+    /// The bytes of the network's file: version 1 for a piece-square
+    /// network (the format it always had, so its file stays the same),
+    /// version 2 otherwise.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
-        out.extend_from_slice(MAGIC);
-        for word in [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32] {
+        let version = if self.features == Features::Plain { 1 } else { 2 };
+        let mut out = Vec::with_capacity(file_bytes(version, self.features));
+        if version == 1 {
+            out.extend_from_slice(MAGIC_V1);
+        } else {
+            out.extend_from_slice(MAGIC);
+            out.extend_from_slice(&self.features.code().to_le_bytes());
+        }
+        for word in [self.features.inputs() as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32] {
             out.extend_from_slice(&word.to_le_bytes());
         }
         let rows = self.hidden_weights.iter().chain([&self.hidden_bias]).chain(&self.output_weights);
@@ -260,7 +312,7 @@ impl Network {
     pub fn load(path: &std::path::Path) -> Result<Network, LoadError> {
         // The file's size is known: a bigger one (or a device, a pipe) is
         // refused unread.
-        let bytes = crate::files::read_regular_file(path, FILE_BYTES as u64)
+        let bytes = crate::files::read_regular_file(path, MAX_FILE_BYTES as u64)
             .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
         Network::from_bytes(&bytes).map_err(|error| LoadError::Invalid { path: path.to_path_buf(), error })
     }
@@ -271,14 +323,21 @@ impl Network {
 pub(super) mod tests {
     use super::*;
 
-    /// A network with small pseudo-random weights.
+    const HEADER_BYTES: usize = header_bytes(1);
+
+    /// A piece-square network with small pseudo-random weights.
     pub fn random_network(seed: u64) -> Network {
+        random_network_with(Features::Plain, seed)
+    }
+
+    /// A network of `features` with small pseudo-random weights.
+    pub fn random_network_with(features: Features, seed: u64) -> Network {
         let mut rng = crate::rng::Rng::new(seed);
         let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
-        let hidden_weights = (0..INPUTS).map(|_| std::array::from_fn(|_| small(200))).collect();
+        let hidden_weights = (0..features.inputs()).map(|_| std::array::from_fn(|_| small(200))).collect();
         let hidden_bias = std::array::from_fn(|_| small(200));
         let output_weights = [std::array::from_fn(|_| small(100)), std::array::from_fn(|_| small(100))];
-        Network::from_parts(hidden_weights, hidden_bias, output_weights, small(5000) as i32, DEFAULT_SCALE)
+        Network::from_parts(features, hidden_weights, hidden_bias, output_weights, small(5000) as i32, DEFAULT_SCALE)
     }
 
     #[test]
@@ -286,7 +345,40 @@ pub(super) mod tests {
         let net = random_network(3);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), FILE_BYTES);
+        assert_eq!(&bytes[..16], MAGIC_V1);
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        let net = random_network_with(Features::KingBuckets, 3);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), MAX_FILE_BYTES);
+        assert_eq!(&bytes[..16], MAGIC);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn the_shipped_network_file_is_version_1_and_writes_back_its_own_bytes() {
+        let bytes = include_bytes!("../../nets/default.nnue");
+        let net = Network::from_bytes(bytes).unwrap();
+        assert_eq!(net.features(), Features::Plain);
+        assert_eq!(net.to_bytes(), bytes.to_vec());
+    }
+
+    #[test]
+    fn version_2_headers_are_checked() {
+        let good = random_network_with(Features::KingBuckets, 5).to_bytes();
+        let mut set = good.clone();
+        set[16] = 7;
+        assert_eq!(Network::from_bytes(&set), Err(FormatError::FeatureSet(7)));
+        assert!(FormatError::FeatureSet(7).to_string().contains("feature set 7 unknown"));
+        // A king-bucket file that says it is piece-square has the wrong
+        // input count for that set.
+        let mut plain = good.clone();
+        plain[16] = 0;
+        assert_eq!(
+            Network::from_bytes(&plain),
+            Err(FormatError::Shape { inputs: Features::KingBuckets.inputs() as u32, hidden: HIDDEN as u32 })
+        );
+        assert_eq!(Network::from_bytes(&good[..good.len() - 2]), Err(FormatError::Size(good.len() - 2)));
+        assert_eq!(Network::from_bytes(&good[..30]), Err(FormatError::BadMagic));
     }
 
     #[test]

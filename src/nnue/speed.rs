@@ -1,18 +1,17 @@
 //! `chariot nnue-speed`: what each step of the network costs.
 
 use super::accumulator::Accumulator;
-use super::features::INPUTS;
 use super::network::{HIDDEN, Network};
 use crate::position::Position;
 use crate::types::Move;
 
-/// Times the built-in network (`chariot nnue-speed`): nanoseconds per full
-/// refresh, per incremental update and per output-layer evaluation, over
-/// the positions and moves of random games.
-pub fn speed_report() -> String {
+/// Times `net` (`chariot nnue-speed`, the built-in network unless a file
+/// is named): nanoseconds per full refresh, per incremental update (a king
+/// move that changes its side's inputs refreshes that side) and per
+/// output-layer evaluation, over the positions and moves of random games.
+pub fn speed_report(net: &Network) -> String {
     use std::hint::black_box;
     use std::time::Instant;
-    let net = Network::embedded();
     let mut rng = crate::rng::Rng::new(1);
     let mut steps: Vec<(Position, Move)> = Vec::new();
     let mut pos = Position::startpos();
@@ -31,15 +30,15 @@ pub fn speed_report() -> String {
     let start = Instant::now();
     for _ in 0..rounds {
         for (pos, _) in &steps {
-            black_box(Accumulator::refresh(&net, black_box(pos)));
+            black_box(Accumulator::refresh(net, black_box(pos)));
         }
     }
     let refresh = per_call(start);
-    let accs: Vec<Accumulator> = steps.iter().map(|(p, _)| Accumulator::refresh(&net, p)).collect();
+    let accs: Vec<Accumulator> = steps.iter().map(|(p, _)| Accumulator::refresh(net, p)).collect();
     let start = Instant::now();
     for _ in 0..rounds {
         for ((pos, m), acc) in steps.iter().zip(&accs) {
-            black_box(black_box(acc).after_move(&net, pos, *m));
+            black_box(black_box(acc).after_move(net, pos, *m));
         }
     }
     let update = per_call(start);
@@ -51,10 +50,12 @@ pub fn speed_report() -> String {
     }
     let output = per_call(start);
     format!(
-        "network {INPUTS}x{HIDDEN}x2 -> 1, {} positions x {rounds}\n\
+        "network {} ({}x{HIDDEN}x2 -> 1), {} positions x {rounds}\n\
          full refresh      : {refresh:.1} ns\n\
          incremental update: {update:.1} ns\n\
          output layer      : {output:.1} ns\n",
+        net.features().name(),
+        net.features().inputs(),
         steps.len()
     )
 }

@@ -214,8 +214,8 @@ impl<'a> Worker<'a> {
     /// from `pos` by `mv` (`None`: a null move).
     #[inline]
     fn push_accumulator(&mut self, pos: &Position, mv: Option<Move>, ply: usize) {
-        if let Some(stack) = &mut self.accumulators {
-            stack.push(pos, mv, ply);
+        if let (Some(net), Some(stack)) = (self.ctx.nnue, &mut self.accumulators) {
+            stack.push(net, pos, mv, ply);
         }
     }
 

@@ -19,10 +19,11 @@
 use super::{minimise_on_log_scale, parallel_map, sigmoid};
 use crate::datagen::format::{Outcome, Record};
 use crate::eval;
-use crate::nnue::{self, DEFAULT_SCALE, HIDDEN, INPUTS, Network, QA, QB};
+use crate::nnue::{self, DEFAULT_SCALE, Features, HIDDEN, Network, PIECE_SQUARES, QA, QB};
 use crate::position::{Position, board_fen};
 use crate::rng::Rng;
 use crate::types::{Color, Piece, PieceKind, Square};
+use arrayvec::ArrayVec;
 use std::time::Instant;
 
 /// The trainer's settings.
@@ -49,6 +50,8 @@ pub struct Options {
     /// position by the rules: twice the data for nothing).
     pub mirror: bool,
     pub seed: u64,
+    /// The network's inputs.
+    pub features: Features,
 }
 
 impl Default for Options {
@@ -66,6 +69,7 @@ impl Default for Options {
             keep_captures: false,
             mirror: false,
             seed: 1,
+            features: Features::Plain,
         }
     }
 }
@@ -74,8 +78,9 @@ impl Default for Options {
 /// quantised limits (`nnue::MAX_HIDDEN_WEIGHT / QA`, `MAX_OUTPUT_WEIGHT / QB`).
 const WEIGHT_CLIP: f32 = 1.98;
 
-/// One training position: the side to move's inputs (the other side's
-/// follow from them), its search score and result, from the side to move.
+/// One training position: the side to move's piece-square inputs (the
+/// other side's, and both sides' king buckets, follow from them), its
+/// search score and result, from the side to move.
 #[derive(Clone, Copy)]
 struct Sample {
     features: [u16; 32],
@@ -83,6 +88,10 @@ struct Sample {
     score: f32,
     result: f32,
 }
+
+/// One perspective's active inputs: each input in the network's numbering
+/// and its piece-square input (0..1260, for the factorisers).
+type Inputs = ArrayVec<(u32, u16), 32>;
 
 impl Sample {
     fn new(record: &Record) -> Option<Sample> {
@@ -125,6 +134,28 @@ impl Sample {
         }
         s
     }
+
+    /// Both perspectives' inputs in `features`' numbering, the side to
+    /// move's first.
+    fn inputs(&self, features: Features) -> [Inputs; 2] {
+        // The side to move's piece-square inputs are relative to it; the
+        // other side's are the same pieces seen across the river with the
+        // colours swapped. Each side's own king (kind 0) gives its view;
+        // the relative points read as Red's, whose view turns nothing.
+        let theirs: ArrayVec<u16, 32> = self.features().iter().map(|&f| other_view(f) as u16).collect();
+        let mut out = [Inputs::new(), Inputs::new()];
+        for (half, plain) in [self.features(), &theirs[..]].into_iter().enumerate() {
+            let king = plain.iter().find(|&&f| f < 90).map_or(4, |&f| f as usize);
+            let view = features.view(Color::Red, Square::from_index(king));
+            for &f in plain {
+                let kind = f as usize / 90;
+                let piece = Piece::new(if kind < 7 { Color::Red } else { Color::Black }, PieceKind::ALL[kind % 7]);
+                let input = view.feature(piece, Square::from_index(f as usize % 90));
+                out[half].push((input as u32, (input % PIECE_SQUARES) as u16));
+            }
+        }
+        out
+    }
 }
 
 /// The input the other perspective sees for the side to move's input `f`:
@@ -136,62 +167,99 @@ fn other_view(f: u16) -> usize {
     kind * 90 + Square::from_index(sq).flip_rank().index()
 }
 
-// Parameter layout in one vector: hidden weights (input-major), hidden
-// biases, output weights (side to move, then other), output bias, and the
-// factoriser: one hidden row per piece kind (own and other), added to the
-// row of that kind on every point. It learns what a piece is worth
-// anywhere, so that points where a piece is rarely seen start from that
-// and not from noise; the exported rows include it.
-const W1: usize = 0;
-const B1: usize = W1 + INPUTS * HIDDEN;
-const W2: usize = B1 + HIDDEN;
-const B2: usize = W2 + 2 * HIDDEN;
-const FACTOR: usize = B2 + 1;
-const PARAMS: usize = FACTOR + 14 * HIDDEN;
+/// Where each part of the network sits in the one parameter vector.
+///
+/// Hidden weights (input-major), hidden biases, output weights (side to
+/// move, then other), output bias, then the factorisers, which exist only
+/// in training and are folded into the hidden weights on export: with king
+/// buckets, one row per piece-square input shared by all buckets; always,
+/// one row per piece kind (own and other), added on every point. They
+/// learn what a piece is worth on a point whatever the king's place, and
+/// anywhere, so that rarely seen inputs start from that and not from noise.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    features: Features,
+    b1: usize,
+    w2: usize,
+    b2: usize,
+    /// The piece-square factoriser's first parameter (king buckets only).
+    square_factor: Option<usize>,
+    kind_factor: usize,
+    params: usize,
+}
 
-/// The parameter ranges of input `f`'s own row and its factoriser row.
-#[inline]
-fn input_rows(f: usize) -> [std::ops::Range<usize>; 2] {
-    let kind = f / 90;
-    [W1 + f * HIDDEN..W1 + (f + 1) * HIDDEN, FACTOR + kind * HIDDEN..FACTOR + (kind + 1) * HIDDEN]
+impl Layout {
+    fn new(features: Features) -> Layout {
+        let b1 = features.inputs() * HIDDEN;
+        let w2 = b1 + HIDDEN;
+        let b2 = w2 + 2 * HIDDEN;
+        // The factorisers start on a row boundary after the output bias.
+        let after = (b2 + 1).div_ceil(HIDDEN) * HIDDEN;
+        let (square_factor, kind_factor) = match features {
+            Features::Plain => (None, after),
+            Features::KingBuckets => (Some(after), after + PIECE_SQUARES * HIDDEN),
+        };
+        Layout { features, b1, w2, b2, square_factor, kind_factor, params: kind_factor + 14 * HIDDEN }
+    }
+
+    /// The first parameter of each row that `input` (with piece-square
+    /// input `plain`) adds to the hidden sums: its own, then the
+    /// factorisers'.
+    #[inline]
+    fn input_rows(&self, input: u32, plain: u16) -> ArrayVec<usize, 3> {
+        let mut rows = ArrayVec::new();
+        rows.push(input as usize * HIDDEN);
+        if let Some(start) = self.square_factor {
+            rows.push(start + plain as usize * HIDDEN);
+        }
+        rows.push(self.kind_factor + (plain as usize / 90) * HIDDEN);
+        rows
+    }
+
+    /// The dense part, always updated: the biases and output weights.
+    fn dense(&self) -> std::ops::Range<usize> {
+        self.b1..self.b2 + 1
+    }
 }
 
 /// The network in floating point.
 #[derive(Clone)]
 pub struct FloatNetwork {
+    layout: Layout,
     p: Vec<f32>,
 }
 
 impl FloatNetwork {
     /// Small random weights: the hidden sums start around the activation's
-    /// bend, where it has a gradient. The points' own rows start at zero:
-    /// an input never seen is worth its piece's factoriser row.
-    fn random(seed: u64) -> FloatNetwork {
+    /// bend, where it has a gradient. The inputs' own rows (and the
+    /// piece-square factoriser) start at zero: an input never seen is
+    /// worth its piece's factoriser row.
+    fn random(features: Features, seed: u64) -> FloatNetwork {
+        let layout = Layout::new(features);
         let mut rng = Rng::new(seed);
         let mut uniform = |r: f64| ((rng.next_f64() * 2.0 - 1.0) * r) as f32;
-        let mut p = vec![0.0; PARAMS];
-        for w in &mut p[FACTOR..] {
+        let mut p = vec![0.0; layout.params];
+        for w in &mut p[layout.kind_factor..] {
             *w = uniform(0.1);
         }
-        for w in &mut p[B1..W2] {
+        for w in &mut p[layout.b1..layout.w2] {
             *w = 0.3 + uniform(0.1);
         }
-        for w in &mut p[W2..B2] {
+        for w in &mut p[layout.w2..layout.b2] {
             *w = uniform(1.0 / (2.0 * HIDDEN as f64).sqrt());
         }
-        FloatNetwork { p }
+        FloatNetwork { layout, p }
     }
 
     /// The hidden sums of both perspectives (side to move first).
-    fn hidden(&self, s: &Sample) -> [[f32; HIDDEN]; 2] {
+    fn hidden(&self, inputs: &[Inputs; 2]) -> [[f32; HIDDEN]; 2] {
         let mut acc = [[0f32; HIDDEN]; 2];
-        let bias = &self.p[B1..W2];
-        acc[0].copy_from_slice(bias);
-        acc[1].copy_from_slice(bias);
-        for &f in s.features() {
-            for (half, f) in [(0, f as usize), (1, other_view(f))] {
-                for rows in input_rows(f) {
-                    for (a, w) in acc[half].iter_mut().zip(&self.p[rows]) {
+        let bias = &self.p[self.layout.b1..self.layout.w2];
+        for (half, inputs) in acc.iter_mut().zip(inputs) {
+            half.copy_from_slice(bias);
+            for &(input, plain) in inputs {
+                for start in self.layout.input_rows(input, plain) {
+                    for (a, w) in half.iter_mut().zip(&self.p[start..start + HIDDEN]) {
                         *a += w;
                     }
                 }
@@ -202,8 +270,8 @@ impl FloatNetwork {
 
     /// The output (1.0 = `DEFAULT_SCALE` centipawns) from the hidden sums.
     fn output(&self, acc: &[[f32; HIDDEN]; 2]) -> f32 {
-        let mut out = self.p[B2];
-        for (half, w2) in acc.iter().zip(self.p[W2..B2].chunks_exact(HIDDEN)) {
+        let mut out = self.p[self.layout.b2];
+        for (half, w2) in acc.iter().zip(self.p[self.layout.w2..self.layout.b2].chunks_exact(HIDDEN)) {
             for (a, w) in half.iter().zip(w2) {
                 let h = a.clamp(0.0, 1.0);
                 out += h * h * w;
@@ -214,7 +282,8 @@ impl FloatNetwork {
 
     /// The evaluation in centipawns, side to move's view.
     fn eval(&self, s: &Sample) -> f64 {
-        f64::from(self.output(&self.hidden(s))) * f64::from(DEFAULT_SCALE)
+        let inputs = s.inputs(self.layout.features);
+        f64::from(self.output(&self.hidden(&inputs))) * f64::from(DEFAULT_SCALE)
     }
 
     /// Evaluates `pos` (side to move's view, centipawns); for tests.
@@ -224,16 +293,18 @@ impl FloatNetwork {
 
     /// Adds the gradient of `(sigmoid(eval / k) - target)²` to `grad`;
     /// returns the loss.
-    fn backward(&self, s: &Sample, target: f64, k: f64, grad: &mut [f32]) -> f64 {
-        let acc = self.hidden(s);
+    fn backward(&self, s: &Sample, target: f64, k: f64, grad: &mut Gradient) -> f64 {
+        let layout = &self.layout;
+        let inputs = s.inputs(layout.features);
+        let acc = self.hidden(&inputs);
         let out = self.output(&acc);
         let p = sigmoid(f64::from(out) * f64::from(DEFAULT_SCALE) / k);
         let d_out = (2.0 * (p - target) * p * (1.0 - p) * f64::from(DEFAULT_SCALE) / k) as f32;
-        grad[B2] += d_out;
+        grad.values[layout.b2] += d_out;
         let mut d_acc = [[0f32; HIDDEN]; 2];
         for half in 0..2 {
-            let w2 = &self.p[W2 + half * HIDDEN..W2 + (half + 1) * HIDDEN];
-            let g2 = &mut grad[W2 + half * HIDDEN..W2 + (half + 1) * HIDDEN];
+            let w2 = &self.p[layout.w2 + half * HIDDEN..layout.w2 + (half + 1) * HIDDEN];
+            let g2 = &mut grad.values[layout.w2 + half * HIDDEN..layout.w2 + (half + 1) * HIDDEN];
             for i in 0..HIDDEN {
                 let a = acc[half][i];
                 let h = a.clamp(0.0, 1.0);
@@ -241,13 +312,14 @@ impl FloatNetwork {
                 d_acc[half][i] = if a > 0.0 && a < 1.0 { d_out * w2[i] * 2.0 * a } else { 0.0 };
             }
         }
-        for (g, (a, b)) in grad[B1..W2].iter_mut().zip(d_acc[0].iter().zip(&d_acc[1])) {
+        for (g, (a, b)) in grad.values[layout.b1..layout.w2].iter_mut().zip(d_acc[0].iter().zip(&d_acc[1])) {
             *g += a + b;
         }
-        for &f in s.features() {
-            for (half, f) in [(0, f as usize), (1, other_view(f))] {
-                for rows in input_rows(f) {
-                    for (g, d) in grad[rows].iter_mut().zip(&d_acc[half]) {
+        for (inputs, d) in inputs.iter().zip(&d_acc) {
+            for &(input, plain) in inputs {
+                for start in layout.input_rows(input, plain) {
+                    grad.touch(start / HIDDEN);
+                    for (g, d) in grad.values[start..start + HIDDEN].iter_mut().zip(d) {
                         *g += d;
                     }
                 }
@@ -258,18 +330,116 @@ impl FloatNetwork {
 
     /// The network rounded to the engine's integers.
     pub fn quantise(&self) -> Network {
+        let layout = &self.layout;
         let q = |v: f32, scale: i32| (v * scale as f32).round() as i16;
-        let hidden_weights = (0..INPUTS)
-            .map(|f| {
-                let [own, factor] = input_rows(f);
-                std::array::from_fn(|i| q(self.p[own.start + i] + self.p[factor.start + i], QA))
+        let hidden_weights = (0..layout.features.inputs())
+            .map(|input| {
+                let rows = layout.input_rows(input as u32, (input % PIECE_SQUARES) as u16);
+                std::array::from_fn(|i| q(rows.iter().map(|&start| self.p[start + i]).sum(), QA))
             })
             .collect();
-        let hidden_bias = std::array::from_fn(|i| q(self.p[B1 + i], QA));
-        let output_weights =
-            [std::array::from_fn(|i| q(self.p[W2 + i], QB)), std::array::from_fn(|i| q(self.p[W2 + HIDDEN + i], QB))];
-        let output_bias = (self.p[B2] * (QA * QB) as f32).round() as i32;
-        Network::from_parts(hidden_weights, hidden_bias, output_weights, output_bias, DEFAULT_SCALE)
+        let hidden_bias = std::array::from_fn(|i| q(self.p[layout.b1 + i], QA));
+        let output_weights = [
+            std::array::from_fn(|i| q(self.p[layout.w2 + i], QB)),
+            std::array::from_fn(|i| q(self.p[layout.w2 + HIDDEN + i], QB)),
+        ];
+        let output_bias = (self.p[layout.b2] * (QA * QB) as f32).round() as i32;
+        Network::from_parts(layout.features, hidden_weights, hidden_bias, output_weights, output_bias, DEFAULT_SCALE)
+    }
+}
+
+/// One thread's gradient: every parameter, and which rows of `HIDDEN` of
+/// the inputs' weights and the factorisers it touched, so that summing,
+/// stepping and clearing visit only those (a batch touches a small part of
+/// the input layer) and the dense part.
+struct Gradient {
+    values: Vec<f32>,
+    touched: Vec<u32>,
+    marked: Vec<bool>,
+}
+
+impl Gradient {
+    fn new(layout: &Layout) -> Gradient {
+        Gradient {
+            values: vec![0.0; layout.params],
+            touched: Vec::new(),
+            marked: vec![false; layout.params.div_ceil(HIDDEN)],
+        }
+    }
+
+    #[inline]
+    fn touch(&mut self, row: usize) {
+        if !self.marked[row] {
+            self.marked[row] = true;
+            self.touched.push(row as u32);
+        }
+    }
+
+    /// Adds `other` into this one (its touched rows and the dense part).
+    fn add(&mut self, other: &Gradient, layout: &Layout) {
+        for &row in &other.touched {
+            self.touch(row as usize);
+            let start = row as usize * HIDDEN;
+            for (a, b) in self.values[start..start + HIDDEN].iter_mut().zip(&other.values[start..start + HIDDEN]) {
+                *a += b;
+            }
+        }
+        for i in layout.dense() {
+            self.values[i] += other.values[i];
+        }
+    }
+
+    /// Zeroes what was written: the touched rows and the dense part.
+    fn clear(&mut self, layout: &Layout) {
+        for &row in &self.touched {
+            let start = row as usize * HIDDEN;
+            self.values[start..start + HIDDEN].fill(0.0);
+            self.marked[row as usize] = false;
+        }
+        self.touched.clear();
+        self.values[layout.dense()].fill(0.0);
+    }
+}
+
+/// Adam's state and step, applied to the dense part and the touched rows
+/// only. A row no position of the batch touched keeps its moments as
+/// they are (lazy Adam): its gradient is zero, and decaying the moments
+/// of thousands of idle rows at every step would cost more than the step.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: i32,
+}
+
+impl Adam {
+    const BETA1: f64 = 0.9;
+    const BETA2: f64 = 0.999;
+    const EPS: f32 = 1e-8;
+
+    fn new(params: usize) -> Adam {
+        Adam { m: vec![0.0; params], v: vec![0.0; params], step: 0 }
+    }
+
+    /// One step of `rate` along `grad` (a sum over `n` positions).
+    fn step(&mut self, net: &mut FloatNetwork, grad: &Gradient, n: f32, rate: f32) {
+        self.step += 1;
+        let c1 = (1.0 - Self::BETA1.powi(self.step)) as f32;
+        let c2 = (1.0 - Self::BETA2.powi(self.step)) as f32;
+        let (b1, b2) = (Self::BETA1 as f32, Self::BETA2 as f32);
+        let mut update = |range: std::ops::Range<usize>| {
+            for i in range {
+                let g = grad.values[i] / n;
+                self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
+                self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
+                let p = net.p[i] - rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + Self::EPS);
+                net.p[i] = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            }
+        };
+        update(net.layout.dense());
+        for &row in &grad.touched {
+            let start = row as usize * HIDDEN;
+            update(start..start + HIDDEN);
+        }
     }
 }
 
@@ -383,14 +553,15 @@ pub fn train(
         let by_score = mean_loss(&data.validation, k, w, threads, |s| f64::from(s.score));
         progress(&format!("held-out loss of the search scores themselves: {by_score:.6}"));
     }
-    let mut net = FloatNetwork::random(options.seed);
-    let mut m = vec![0f32; PARAMS];
-    let mut v = vec![0f32; PARAMS];
-    let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-8f32);
+    let mut net = FloatNetwork::random(options.features, options.seed);
+    let layout = net.layout;
+    let mut adam = Adam::new(layout.params);
+    // One gradient per thread, kept across batches: only what a batch
+    // wrote is cleared after it.
+    let mut grads: Vec<Gradient> = (0..threads).map(|_| Gradient::new(&layout)).collect();
     let mut rng = Rng::new(options.seed ^ 0x5eed);
     let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
     let mut lr = options.learning_rate;
-    let mut step = 0i32;
     let mut validation_losses = Vec::new();
     for epoch in 1..=options.epochs {
         let epoch_start = Instant::now();
@@ -399,39 +570,36 @@ pub fn train(
         }
         let mut loss_sum = 0.0;
         for batch in order.chunks(options.batch_size.max(1)) {
-            let per_thread = batch.len().div_ceil(threads);
-            let shares: Vec<&[u32]> = batch.chunks(per_thread.max(1)).collect();
-            let parts = parallel_map(&shares, threads, |share| {
-                let mut grad = vec![0f32; PARAMS];
-                let mut loss = 0.0;
-                for &i in share.iter() {
-                    let s = &data.train[i as usize];
-                    loss += net.backward(s, target(s, k, w), k, &mut grad);
-                }
-                (loss, grad)
+            let per_thread = batch.len().div_ceil(threads).max(1);
+            let net_ref = &net;
+            let train = &data.train;
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .chunks(per_thread)
+                    .zip(grads.iter_mut())
+                    .map(|(share, grad)| {
+                        scope.spawn(move || {
+                            let mut loss = 0.0;
+                            for &i in share {
+                                let s = &train[i as usize];
+                                loss += net_ref.backward(s, target(s, k, w), k, grad);
+                            }
+                            loss
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a trainer thread panicked")).collect()
             });
-            let mut parts = parts.into_iter();
-            let (mut loss, mut grad) = parts.next().expect("one share at least");
-            for (l, g) in parts {
-                loss += l;
-                for (a, b) in grad.iter_mut().zip(&g) {
-                    *a += b;
-                }
+            loss_sum += losses.iter().sum::<f64>();
+            // The shares' gradients summed in thread order (the same
+            // network for the same thread count).
+            let (first, rest) = grads.split_first_mut().expect("one thread at least");
+            for other in rest.iter_mut() {
+                first.add(other, &layout);
+                other.clear(&layout);
             }
-            loss_sum += loss;
-            step += 1;
-            let n = batch.len() as f32;
-            let c1 = (1.0 - beta1.powi(step)) as f32;
-            let c2 = (1.0 - beta2.powi(step)) as f32;
-            let rate = lr as f32;
-            let (b1, b2) = (beta1 as f32, beta2 as f32);
-            for i in 0..PARAMS {
-                let g = grad[i] / n;
-                m[i] = b1 * m[i] + (1.0 - b1) * g;
-                v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-                let p = net.p[i] - rate * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
-                net.p[i] = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
-            }
+            adam.step(&mut net, first, batch.len() as f32, lr as f32);
+            first.clear(&layout);
         }
         let held = mean_loss(&data.validation, k, w, threads, |s| net.eval(s));
         validation_losses.push(held);
@@ -506,42 +674,94 @@ mod tests {
         assert_eq!(seen, expected);
     }
 
+    /// The bucketed inputs the trainer derives from a sample are the
+    /// engine's inputs of the position, for both perspectives.
+    #[test]
+    fn the_trainers_inputs_are_the_engines() {
+        let records = records();
+        for features in [Features::Plain, Features::KingBuckets] {
+            for pos in positions(&records).iter().step_by(7) {
+                let sample = Sample::of(pos);
+                let [ours, theirs] = sample.inputs(features);
+                let stm = pos.side_to_move();
+                for (inputs, c) in [(ours, stm), (theirs, !stm)] {
+                    let view = features.view(c, pos.king_square(c));
+                    let mut seen: Vec<usize> = inputs.iter().map(|&(f, _)| f as usize).collect();
+                    let mut expected: Vec<usize> =
+                        Square::all().filter_map(|sq| pos.piece_on(sq).map(|p| view.feature(p, sq))).collect();
+                    seen.sort();
+                    expected.sort();
+                    assert_eq!(seen, expected, "{} {features:?}", pos.to_fen());
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_gradient_matches_finite_differences() {
         let records = records();
         let samples: Vec<Sample> = records.iter().filter_map(Sample::new).take(40).collect();
-        let net = FloatNetwork::random(11);
-        let k = 400.0;
-        let loss = |net: &FloatNetwork| -> f64 {
-            samples.iter().map(|s| (sigmoid(net.eval(s) / k) - target(s, k, 0.5)).powi(2)).sum()
-        };
-        let mut grad = vec![0f32; PARAMS];
-        for s in &samples {
-            net.backward(s, target(s, k, 0.5), k, &mut grad);
+        for features in [Features::Plain, Features::KingBuckets] {
+            let net = FloatNetwork::random(features, 11);
+            let layout = net.layout;
+            let k = 400.0;
+            let loss = |net: &FloatNetwork| -> f64 {
+                samples.iter().map(|s| (sigmoid(net.eval(s) / k) - target(s, k, 0.5)).powi(2)).sum()
+            };
+            let mut grad = Gradient::new(&layout);
+            for s in &samples {
+                net.backward(s, target(s, k, 0.5), k, &mut grad);
+            }
+            // Rows of pieces on the board (and their factorisers), biases
+            // and output weights.
+            let (input, plain) = samples[0].inputs(features)[0][3];
+            let rows = layout.input_rows(input, plain);
+            let mut params = vec![layout.b1 + 2, layout.b1 + 100, layout.w2 + 5, layout.w2 + HIDDEN + 9, layout.b2];
+            for &start in &rows {
+                params.extend([start, start + 7]);
+            }
+            let mut checked = 0;
+            for i in params {
+                let h = 1e-3;
+                let mut plus = net.clone();
+                plus.p[i] += h;
+                let mut minus = net.clone();
+                minus.p[i] -= h;
+                let numeric = (loss(&plus) - loss(&minus)) / (2.0 * f64::from(h));
+                let analytic = f64::from(grad.values[i]);
+                let tolerance = 0.02 * analytic.abs().max(numeric.abs()) + 1e-7;
+                assert!(
+                    (analytic - numeric).abs() <= tolerance,
+                    "{features:?} parameter {i}: analytic {analytic} numeric {numeric}"
+                );
+                checked += (analytic != 0.0) as usize;
+            }
+            assert!(checked >= 5, "only {checked} parameters with a gradient");
+            // Every row with a gradient was noted as touched, and clearing
+            // leaves nothing behind.
+            for (row, values) in grad.values.chunks(HIDDEN).enumerate() {
+                let dense = layout.dense();
+                let in_dense = row * HIDDEN < dense.end && (row + 1) * HIDDEN > dense.start;
+                if !in_dense && values.iter().any(|&v| v != 0.0) {
+                    assert!(grad.marked[row], "{features:?} row {row} has a gradient but is not marked");
+                }
+            }
+            grad.clear(&layout);
+            assert!(grad.values.iter().all(|&v| v == 0.0) && grad.touched.is_empty());
         }
-        // Rows of pieces on the board, biases and output weights.
-        let f = samples[0].features()[3] as usize;
-        let mut checked = 0;
-        let factor = FACTOR + (f / 90) * HIDDEN;
-        for i in [W1 + f * HIDDEN, W1 + f * HIDDEN + 7, B1 + 2, B1 + 100, W2 + 5, W2 + HIDDEN + 9, B2, factor + 3] {
-            let h = 1e-3;
-            let mut plus = net.clone();
-            plus.p[i] += h;
-            let mut minus = net.clone();
-            minus.p[i] -= h;
-            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * f64::from(h));
-            let analytic = f64::from(grad[i]);
-            let tolerance = 0.02 * analytic.abs().max(numeric.abs()) + 1e-7;
-            assert!((analytic - numeric).abs() <= tolerance, "parameter {i}: analytic {analytic} numeric {numeric}");
-            checked += (analytic != 0.0) as usize;
-        }
-        assert!(checked >= 5, "only {checked} parameters with a gradient");
     }
 
     #[test]
     fn training_lowers_the_training_loss_and_the_quantised_network_follows_the_float_one() {
+        for features in [Features::Plain, Features::KingBuckets] {
+            training_lowers_the_loss(features);
+        }
+    }
+
+    fn training_lowers_the_loss(features: Features) {
         let records = records();
         let options = Options {
+            features,
             result_weight: 0.3,
             epochs: 3,
             batch_size: 64,
@@ -561,7 +781,7 @@ mod tests {
         assert_eq!(trained.validation_losses.len(), 3);
         // Six games are too few for the held-out loss to fall; the loss on
         // the training positions must.
-        let first = FloatNetwork::random(options.seed);
+        let first = FloatNetwork::random(features, options.seed);
         let data = prepare(&records, &options, &mut |_| {}).unwrap();
         let loss = |net: &FloatNetwork| mean_loss(&data.train, data.k, options.result_weight, 1, |s| net.eval(s));
         let (before, after) = (loss(&first), loss(&trained.float));
