@@ -13,8 +13,11 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
         let halves = [&acc.values[side.index()], &acc.values[(!side).index()]];
-        let mut sum = 0i32;
+        let mut sum = 0i64;
         for (half, weights) in halves.into_iter().zip(&self.output_weights) {
+            // One half's sum fits i32 (see MAX_OUTPUT_WEIGHT); the two
+            // are added in i64, so that 256 units fit as well as 128.
+            let mut half_sum = 0i32;
             for i in 0..HIDDEN {
                 // v·w fits in 16 bits (v <= QA = 255, |w| <= 127), so one
                 // factor is made in i16 and only the second product is
@@ -22,13 +25,14 @@ impl Network {
                 // every x86-64 has (a 32-bit multiply needs SSE4.1).
                 let v = half.0[i].clamp(0, QA as i16);
                 let vw = v * weights.0[i];
-                sum += i32::from(v) * i32::from(vw);
+                half_sum += i32::from(v) * i32::from(vw);
             }
+            sum += i64::from(half_sum);
         }
         // The sum is in QA²·QB units: one QA goes first, then the bias
         // (QA·QB units) joins it.
-        let out = sum / QA + self.output_bias;
-        (i64::from(out) * i64::from(self.scale) / i64::from(QA * QB)) as i32
+        let out = sum / i64::from(QA) + i64::from(self.output_bias);
+        (out * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `pos` from scratch (tests, the `eval` command).

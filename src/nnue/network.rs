@@ -32,11 +32,13 @@ pub const DEFAULT_SCALE: i32 = 400;
 /// The largest hidden weight or bias a file may hold: 32 pieces and the
 /// bias then stay within `i16`, so the accumulator cannot overflow.
 pub const MAX_HIDDEN_WEIGHT: i16 = 992;
-/// The largest output weight a file may hold: the output sum, at most
-/// `2 × HIDDEN × QA² × MAX_OUTPUT_WEIGHT`, then stays within `i32`.
+/// The largest output weight a file may hold: one half's output sum, at
+/// most `HIDDEN × QA² × MAX_OUTPUT_WEIGHT`, then stays within `i32`, and
+/// `v·w` within `i16`.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 const _: () = assert!(33 * MAX_HIDDEN_WEIGHT as i64 <= i16::MAX as i64);
-const _: () = assert!(2 * HIDDEN as i64 * (QA * QA) as i64 * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
+const _: () = assert!(HIDDEN as i64 * (QA * QA) as i64 * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
+const _: () = assert!(QA as i64 * MAX_OUTPUT_WEIGHT as i64 <= i16::MAX as i64);
 
 /// The start of a network file written now (version 2).
 pub const MAGIC: &[u8; 16] = b"chariot-nnue v2\n";
