@@ -4,10 +4,10 @@
 //! made from its parent's by the move played, and only when the node is
 //! evaluated (many nodes never are: a table hit, a node in check).
 
-use super::features::View;
+use super::features::{Features, View};
 use super::network::{Network, Row};
 use crate::position::Position;
-use crate::types::{Color, Move, Piece, PieceKind, Square};
+use crate::types::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
 /// The hidden layer's sums for both perspectives (index: the colour whose
 /// view it is), before the activation.
@@ -67,10 +67,11 @@ impl Change {
 }
 
 /// One perspective's half computed from every piece: the bias plus the
-/// rows of the pieces `piece_on` gives, numbered as `view` numbers them.
-fn half_from_pieces(net: &Network, view: View, piece_on: impl Fn(Square) -> Option<Piece>) -> Row {
+/// rows of the pieces `piece_on` gives on the points of `occupied`,
+/// numbered as `view` numbers them.
+fn half_from_pieces(net: &Network, view: View, occupied: Bitboard, piece_on: impl Fn(Square) -> Option<Piece>) -> Row {
     let mut half = net.hidden_bias;
-    for sq in Square::all() {
+    for sq in occupied {
         if let Some(piece) = piece_on(sq) {
             let row = &net.hidden_weights[view.feature(piece, sq)].0;
             for (v, w) in half.0.iter_mut().zip(row) {
@@ -84,7 +85,9 @@ fn half_from_pieces(net: &Network, view: View, piece_on: impl Fn(Square) -> Opti
 impl Accumulator {
     /// Computed from every piece of `pos`.
     pub fn refresh(net: &Network, pos: &Position) -> Accumulator {
-        let half = |c: Color| half_from_pieces(net, net.features.view(c, pos.king_square(c)), |sq| pos.piece_on(sq));
+        let half = |c: Color| {
+            half_from_pieces(net, net.features.view(c, pos.king_square(c)), pos.occupied(), |sq| pos.piece_on(sq))
+        };
         Accumulator { values: [half(Color::Red), half(Color::Black)] }
     }
 
@@ -109,35 +112,49 @@ impl Accumulator {
             return;
         };
         for c in Color::BOTH {
-            if refresh == Some(c) {
-                self.values[c.index()] = *fresh.expect("a refreshed half for a king move");
-                continue;
-            }
-            let view = net.features.view(c, kings[c.index()]);
-            let (old, new) = (&old.values[c.index()].0, &mut self.values[c.index()].0);
-            let add = &net.hidden_weights[view.feature(piece, to)].0;
-            let sub = &net.hidden_weights[view.feature(piece, from)].0;
+            let new = &mut self.values[c.index()];
+            let old = &old.values[c.index()];
+            // The piece-square set on its own path: no king, no bucket.
+            let view = match net.features {
+                Features::Plain => Features::Plain.view(c, to),
+                _ if refresh == Some(c) => {
+                    *new = *fresh.expect("a refreshed half for a king move");
+                    continue;
+                }
+                features => features.view(c, kings[c.index()]),
+            };
+            let row = |piece: Piece, sq: Square| &net.hidden_weights[view.feature(piece, sq)];
             match captured {
-                Some(victim) => {
-                    let gone = &net.hidden_weights[view.feature(victim, to)].0;
-                    for i in 0..old.len() {
-                        new[i] = old[i] + add[i] - sub[i] - gone[i];
-                    }
-                }
-                None => {
-                    for i in 0..old.len() {
-                        new[i] = old[i] + add[i] - sub[i];
-                    }
-                }
+                Some(victim) => add_sub_sub(new, old, row(piece, to), row(piece, from), row(victim, to)),
+                None => add_sub(new, old, row(piece, to), row(piece, from)),
             }
         }
+    }
+}
+
+/// `new = old + add - sub`, unit by unit.
+#[inline(always)]
+fn add_sub(new: &mut Row, old: &Row, add: &Row, sub: &Row) {
+    for i in 0..new.0.len() {
+        new.0[i] = old.0[i] + add.0[i] - sub.0[i];
+    }
+}
+
+/// `new = old + add - sub - gone`, unit by unit.
+#[inline(always)]
+fn add_sub_sub(new: &mut Row, old: &Row, add: &Row, sub: &Row, gone: &Row) {
+    for i in 0..new.0.len() {
+        new.0[i] = old.0[i] + add.0[i] - sub.0[i] - gone.0[i];
     }
 }
 
 /// Perspective `c`'s half after `change` in `pos`, from every piece.
 fn fresh_half(net: &Network, pos: &Position, change: &Change, c: Color) -> Row {
     let view = net.features.view(c, change.kings[c.index()]);
-    half_from_pieces(net, view, |sq| change.piece_after(pos, sq))
+    // The moved piece's new point joins the board's (its old one reads
+    // as empty).
+    let occupied = pos.occupied() | Bitboard::from_square(change.to);
+    half_from_pieces(net, view, occupied, |sq| change.piece_after(pos, sq))
 }
 
 /// The accumulators of the nodes on the search's path, one per ply, each
