@@ -49,6 +49,10 @@ pub struct TrainNnueArgs {
     /// networks'), or with palace king buckets (6 x 1260 a side).
     #[arg(long, value_enum, default_value_t = FeatureSet::Plain)]
     features: FeatureSet,
+    /// Output buckets by the number of pieces on the board, 1..=8 (1: one
+    /// output, as the first networks).
+    #[arg(long, default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=8))]
+    output_buckets: usize,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -89,6 +93,7 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
             FeatureSet::Plain => chariot::nnue::Features::Plain,
             FeatureSet::KingBuckets => chariot::nnue::Features::KingBuckets,
         },
+        output_buckets: args.output_buckets,
     };
     let start = Instant::now();
     let write = |path: &std::path::Path, net: &chariot::nnue::Network| {
@@ -102,13 +107,14 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
     let trained = nnue::train(&records, &options, &mut |line| eprintln!("{line}"), &mut checkpoint)?;
     write(&args.output, &trained.network)?;
     eprintln!(
-        "done in {:.0} s: {} training positions, {} held out, k {:.1}; wrote {} ({}, {} bytes)",
+        "done in {:.0} s: {} training positions, {} held out, k {:.1}; wrote {} ({}, {} outputs, {} bytes)",
         start.elapsed().as_secs_f64(),
         trained.train_positions,
         trained.validation_positions,
         trained.k,
         args.output.display(),
         trained.network.features().name(),
+        trained.network.output_buckets(),
         trained.network.to_bytes().len()
     );
     Ok(())

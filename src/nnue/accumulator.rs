@@ -231,7 +231,8 @@ mod tests {
     /// updated move by move always equals the one computed from scratch.
     #[test]
     fn the_incremental_accumulator_equals_a_refresh() {
-        for net in [random_network(5), (*Network::embedded()).clone(), random_network_with(Features::KingBuckets, 7)] {
+        for net in [random_network(5), (*Network::embedded()).clone(), random_network_with(Features::KingBuckets, 4, 7)]
+        {
             let mut rng = crate::rng::Rng::new(9);
             let mut captures = 0;
             let mut king_moves = 0;
@@ -253,7 +254,7 @@ mod tests {
                     acc = acc.after_move(&net, &pos, m);
                     pos.make_move(m);
                     assert_eq!(acc, Accumulator::refresh(&net, &pos), "{}", pos.to_fen());
-                    assert_eq!(net.evaluate(&acc, pos.side_to_move()), net.evaluate_position(&pos));
+                    assert_eq!(net.evaluate(&acc, &pos), net.evaluate_position(&pos));
                 }
             }
             assert!(captures > 100, "only {captures} captures");
@@ -266,7 +267,7 @@ mod tests {
     /// for gets the accumulator of its board.
     #[test]
     fn the_lazy_stack_equals_a_refresh_wherever_the_search_asks() {
-        for net in [random_network(6), random_network_with(Features::KingBuckets, 8)] {
+        for net in [random_network(6), random_network_with(Features::KingBuckets, 1, 8)] {
             lazy_stack_walk(&net);
         }
     }

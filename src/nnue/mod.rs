@@ -21,6 +21,6 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{Features, INPUTS, KING_BUCKETS, PIECE_SQUARES, View, feature};
 pub use network::{
     DEFAULT_SCALE, FILE_BYTES, FormatError, HIDDEN, LoadError, MAGIC, MAGIC_V1, MAX_FILE_BYTES, MAX_HIDDEN_WEIGHT,
-    MAX_OUTPUT_WEIGHT, Network, QA, QB, file_bytes,
+    MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, Network, QA, QB, file_bytes, output_bucket,
 };
 pub use speed::speed_report;

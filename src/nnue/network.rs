@@ -7,12 +7,12 @@
 //!
 //! File layout (little-endian), version 2: the 16-byte [`MAGIC`], then
 //! `u32` feature set (0 piece-square, 1 palace king buckets), inputs,
-//! hidden size, QA, QB and scale, then the hidden weights (input-major,
-//! `inputs × hidden` `i16`), the hidden biases (`hidden` `i16`), the
-//! output weights (`2 × hidden` `i16`, the side to move's half first) and
-//! the output bias (`i32`). Nothing may follow. Version 1 ([`MAGIC_V1`],
-//! the first networks) is the same without the feature set word: always
-//! piece-square.
+//! hidden size, output buckets (1 to 8), QA, QB and scale, then the hidden
+//! weights (input-major, `inputs × hidden` `i16`), the hidden biases
+//! (`hidden` `i16`), each output bucket's weights (`2 × hidden` `i16`, the
+//! side to move's half first) and each bucket's output bias (`i32`).
+//! Nothing may follow. Version 1 ([`MAGIC_V1`], the first networks) has no
+//! feature set and output bucket words: piece-square, one output.
 
 use super::features::{Features, INPUTS};
 use once_cell::sync::Lazy;
@@ -44,19 +44,29 @@ const _: () = assert!(QA as i64 * MAX_OUTPUT_WEIGHT as i64 <= i16::MAX as i64);
 pub const MAGIC: &[u8; 16] = b"chariot-nnue v2\n";
 /// The start of a version 1 file (piece-square inputs only).
 pub const MAGIC_V1: &[u8; 16] = b"chariot-nnue v1\n";
+/// The most output buckets a network may have.
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
 /// The size of a version 1 file (the plain 1260 × 128 network).
-pub const FILE_BYTES: usize = file_bytes(1, Features::Plain);
+pub const FILE_BYTES: usize = file_bytes(1, Features::Plain, 1);
 /// The largest file this build reads.
-pub const MAX_FILE_BYTES: usize = file_bytes(2, Features::KingBuckets);
+pub const MAX_FILE_BYTES: usize = file_bytes(2, Features::KingBuckets, MAX_OUTPUT_BUCKETS);
 
-/// The size of a file of `version` for a network with `features` and this
-/// build's hidden size.
-pub const fn file_bytes(version: u32, features: Features) -> usize {
-    header_bytes(version) + 2 * (features.inputs() * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+/// The size of a file of `version` for a network with `features`,
+/// `buckets` outputs and this build's hidden size.
+pub const fn file_bytes(version: u32, features: Features, buckets: usize) -> usize {
+    header_bytes(version) + 2 * (features.inputs() * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
 }
 
 const fn header_bytes(version: u32) -> usize {
-    16 + if version == 1 { 5 * 4 } else { 6 * 4 }
+    16 + if version == 1 { 5 * 4 } else { 7 * 4 }
+}
+
+/// The output bucket of a position with `pieces` pieces (kings included)
+/// among `buckets`: equal shares of 2..=32 pieces, the fullest boards in
+/// the last.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 31).min(buckets - 1)
 }
 
 /// What is wrong with the bytes of a network file.
@@ -67,6 +77,8 @@ pub enum FormatError {
     BadMagic,
     /// A feature set this build does not know (bytes 16-19 of a v2 file).
     FeatureSet(u32),
+    /// Output buckets outside 1..=8 (bytes 28-31 of a v2 file).
+    OutputBuckets(u32),
     /// Another network shape than this build's.
     Shape {
         inputs: u32,
@@ -91,14 +103,20 @@ pub enum FormatError {
         value: i16,
         offset: usize,
     },
-    /// The output bias (the last 4 bytes) beyond ±100 pawns of output.
-    OutputBias(i32),
+    /// An output bias beyond ±100 pawns of output, and its byte offset.
+    OutputBias {
+        value: i32,
+        offset: usize,
+    },
 }
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             FormatError::BadMagic => write!(f, "not a Chariot network file (bad magic)"),
+            FormatError::OutputBuckets(n) => {
+                write!(f, "{n} output buckets; this build reads 1 to {MAX_OUTPUT_BUCKETS}")
+            }
             FormatError::FeatureSet(code) => {
                 write!(f, "feature set {code} unknown (this build reads 0, piece-square, and 1, palace king buckets)")
             }
@@ -119,7 +137,7 @@ impl fmt::Display for FormatError {
             FormatError::OutputWeight { value, offset } => {
                 write!(f, "an output weight beyond ±{MAX_OUTPUT_WEIGHT} ({value} at byte {offset})")
             }
-            FormatError::OutputBias(_) => write!(f, "output bias beyond ±100 (the last 4 bytes)"),
+            FormatError::OutputBias { offset, .. } => write!(f, "output bias beyond ±100 (at byte {offset})"),
         }
     }
 }
@@ -171,15 +189,29 @@ pub struct Network {
     /// One row of hidden weights per input.
     pub(super) hidden_weights: Vec<Row>,
     pub(super) hidden_bias: Row,
-    /// The side to move's half, then the other side's.
-    pub(super) output_weights: [Row; 2],
-    pub(super) output_bias: i32,
+    /// One output per bucket (by the number of pieces on the board).
+    pub(super) outputs: Vec<Output>,
     pub(super) scale: i32,
+}
+
+/// One output bucket: its weights (the side to move's half, then the
+/// other side's) and bias.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Output {
+    pub(super) weights: [Row; 2],
+    pub(super) bias: i32,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network({}, {}x{HIDDEN}x2, scale {})", self.features.name(), self.features.inputs(), self.scale)
+        write!(
+            f,
+            "Network({}, {}x{HIDDEN}x2 -> {} outputs, scale {})",
+            self.features.name(),
+            self.features.inputs(),
+            self.outputs.len(),
+            self.scale
+        )
     }
 }
 
@@ -201,18 +233,24 @@ impl Network {
         features: Features,
         hidden_weights: Vec<[i16; HIDDEN]>,
         hidden_bias: [i16; HIDDEN],
-        output_weights: [[i16; HIDDEN]; 2],
-        output_bias: i32,
+        outputs: Vec<([[i16; HIDDEN]; 2], i32)>,
         scale: i32,
     ) -> Network {
         assert_eq!(hidden_weights.len(), features.inputs());
+        assert!((1..=MAX_OUTPUT_BUCKETS).contains(&outputs.len()));
+        let max_bias = QA * QB * 100;
         let clip = |row: [i16; HIDDEN], max: i16| Row(row.map(|v| v.clamp(-max, max)));
         Network {
             features,
             hidden_weights: hidden_weights.into_iter().map(|row| clip(row, MAX_HIDDEN_WEIGHT)).collect(),
             hidden_bias: clip(hidden_bias, MAX_HIDDEN_WEIGHT),
-            output_weights: output_weights.map(|row| clip(row, MAX_OUTPUT_WEIGHT)),
-            output_bias,
+            outputs: outputs
+                .into_iter()
+                .map(|(weights, bias)| Output {
+                    weights: weights.map(|row| clip(row, MAX_OUTPUT_WEIGHT)),
+                    bias: bias.clamp(-max_bias, max_bias),
+                })
+                .collect(),
             scale,
         }
     }
@@ -223,6 +261,10 @@ impl Network {
 
     pub fn features(&self) -> Features {
         self.features
+    }
+
+    pub fn output_buckets(&self) -> usize {
+        self.outputs.len()
     }
 
     /// Reads a network file (either version), or says what is wrong with it.
@@ -237,31 +279,42 @@ impl Network {
             return Err(FormatError::BadMagic);
         }
         let word = |i: usize| u32::from_le_bytes(bytes[16 + 4 * i..20 + 4 * i].try_into().expect("4 bytes"));
-        let (features, first) = match version {
-            1 => (Features::Plain, 0),
-            _ => (Features::from_code(word(0)).ok_or(FormatError::FeatureSet(word(0)))?, 1),
+        // Version 1: inputs, hidden, QA, QB, scale. Version 2: feature
+        // set, inputs, hidden, output buckets, QA, QB, scale.
+        let (features, inputs, hidden, buckets, rest) = match version {
+            1 => (Features::Plain, word(0), word(1), 1, 2),
+            _ => {
+                let features = Features::from_code(word(0)).ok_or(FormatError::FeatureSet(word(0)))?;
+                (features, word(1), word(2), word(3), 4)
+            }
         };
-        let (inputs, hidden, qa, qb, scale) =
-            (word(first), word(first + 1), word(first + 2), word(first + 3), word(first + 4));
+        let (qa, qb, scale) = (word(rest), word(rest + 1), word(rest + 2));
         if (inputs as usize, hidden as usize) != (features.inputs(), HIDDEN) {
             return Err(FormatError::Shape { inputs, hidden });
         }
+        if !(1..=MAX_OUTPUT_BUCKETS as u32).contains(&buckets) {
+            return Err(FormatError::OutputBuckets(buckets));
+        }
+        let buckets = buckets as usize;
         if (qa as i32, qb as i32) != (QA, QB) {
             return Err(FormatError::Quantisation { qa, qb });
         }
         if !(1..=10_000).contains(&scale) {
             return Err(FormatError::Scale(scale));
         }
-        let size = file_bytes(version, features);
+        let size = file_bytes(version, features, buckets);
         if bytes.len() != size {
             return Err(FormatError::Size(bytes.len()));
         }
-        let mut values = bytes[header..size - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let biases_start = size - 4 * buckets;
+        let mut values = bytes[header..biases_start].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut row = || Row(std::array::from_fn(|_| values.next().expect("size checked")));
         let hidden_weights: Vec<Row> = (0..features.inputs()).map(|_| row()).collect();
         let hidden_bias = row();
-        let output_weights = [row(), row()];
-        let output_bias = i32::from_le_bytes(bytes[size - 4..].try_into().expect("4 bytes"));
+        let output_weights: Vec<[Row; 2]> = (0..buckets).map(|_| [row(), row()]).collect();
+        let bias = |b: usize| {
+            i32::from_le_bytes(bytes[biases_start + 4 * b..biases_start + 4 * b + 4].try_into().expect("4 bytes"))
+        };
         // The first value beyond `max` and its byte offset, counting `i16`s
         // from `first_byte`.
         let beyond = |values: &mut dyn Iterator<Item = &i16>, max: i16, first_byte: usize| {
@@ -277,36 +330,53 @@ impl Network {
         }
         let output_start = header + 2 * (features.inputs() * HIDDEN + HIDDEN);
         if let Some((value, offset)) =
-            beyond(&mut output_weights.iter().flat_map(|r| &r.0), MAX_OUTPUT_WEIGHT, output_start)
+            beyond(&mut output_weights.iter().flatten().flat_map(|r| &r.0), MAX_OUTPUT_WEIGHT, output_start)
         {
             return Err(FormatError::OutputWeight { value, offset });
         }
-        if output_bias.unsigned_abs() > (QA * QB * 100) as u32 {
-            return Err(FormatError::OutputBias(output_bias));
+        let mut outputs = Vec::with_capacity(buckets);
+        for (b, weights) in output_weights.into_iter().enumerate() {
+            let value = bias(b);
+            if value.unsigned_abs() > (QA * QB * 100) as u32 {
+                return Err(FormatError::OutputBias { value, offset: biases_start + 4 * b });
+            }
+            outputs.push(Output { weights, bias: value });
         }
-        Ok(Network { features, hidden_weights, hidden_bias, output_weights, output_bias, scale: scale as i32 })
+        Ok(Network { features, hidden_weights, hidden_bias, outputs, scale: scale as i32 })
     }
 
     /// The bytes of the network's file: version 1 for a piece-square
-    /// network (the format it always had, so its file stays the same),
-    /// version 2 otherwise.
+    /// network with one output (the format it always had, so its file
+    /// stays the same), version 2 otherwise.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let version = if self.features == Features::Plain { 1 } else { 2 };
-        let mut out = Vec::with_capacity(file_bytes(version, self.features));
-        if version == 1 {
+        let version = if self.features == Features::Plain && self.outputs.len() == 1 { 1 } else { 2 };
+        let mut out = Vec::with_capacity(file_bytes(version, self.features, self.outputs.len()));
+        let words: Vec<u32> = if version == 1 {
             out.extend_from_slice(MAGIC_V1);
+            vec![self.features.inputs() as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32]
         } else {
             out.extend_from_slice(MAGIC);
-            out.extend_from_slice(&self.features.code().to_le_bytes());
-        }
-        for word in [self.features.inputs() as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32] {
+            vec![
+                self.features.code(),
+                self.features.inputs() as u32,
+                HIDDEN as u32,
+                self.outputs.len() as u32,
+                QA as u32,
+                QB as u32,
+                self.scale as u32,
+            ]
+        };
+        for word in words {
             out.extend_from_slice(&word.to_le_bytes());
         }
-        let rows = self.hidden_weights.iter().chain([&self.hidden_bias]).chain(&self.output_weights);
+        let rows =
+            self.hidden_weights.iter().chain([&self.hidden_bias]).chain(self.outputs.iter().flat_map(|o| &o.weights));
         for v in rows.flat_map(|r| &r.0) {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for output in &self.outputs {
+            out.extend_from_slice(&output.bias.to_le_bytes());
+        }
         out
     }
 
@@ -329,17 +399,20 @@ pub(super) mod tests {
 
     /// A piece-square network with small pseudo-random weights.
     pub fn random_network(seed: u64) -> Network {
-        random_network_with(Features::Plain, seed)
+        random_network_with(Features::Plain, 1, seed)
     }
 
-    /// A network of `features` with small pseudo-random weights.
-    pub fn random_network_with(features: Features, seed: u64) -> Network {
+    /// A network of `features` and `buckets` outputs with small
+    /// pseudo-random weights.
+    pub fn random_network_with(features: Features, buckets: usize, seed: u64) -> Network {
         let mut rng = crate::rng::Rng::new(seed);
         let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
         let hidden_weights = (0..features.inputs()).map(|_| std::array::from_fn(|_| small(200))).collect();
         let hidden_bias = std::array::from_fn(|_| small(200));
-        let output_weights = [std::array::from_fn(|_| small(100)), std::array::from_fn(|_| small(100))];
-        Network::from_parts(features, hidden_weights, hidden_bias, output_weights, small(5000) as i32, DEFAULT_SCALE)
+        let outputs = (0..buckets)
+            .map(|_| ([std::array::from_fn(|_| small(100)), std::array::from_fn(|_| small(100))], small(5000) as i32))
+            .collect();
+        Network::from_parts(features, hidden_weights, hidden_bias, outputs, DEFAULT_SCALE)
     }
 
     #[test]
@@ -349,9 +422,14 @@ pub(super) mod tests {
         assert_eq!(bytes.len(), FILE_BYTES);
         assert_eq!(&bytes[..16], MAGIC_V1);
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
-        let net = random_network_with(Features::KingBuckets, 3);
+        let net = random_network_with(Features::KingBuckets, MAX_OUTPUT_BUCKETS, 3);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), MAX_FILE_BYTES);
+        assert_eq!(&bytes[..16], MAGIC);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        let net = random_network_with(Features::Plain, 4, 3);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_bytes(2, Features::Plain, 4));
         assert_eq!(&bytes[..16], MAGIC);
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
     }
@@ -366,7 +444,7 @@ pub(super) mod tests {
 
     #[test]
     fn version_2_headers_are_checked() {
-        let good = random_network_with(Features::KingBuckets, 5).to_bytes();
+        let good = random_network_with(Features::KingBuckets, 2, 5).to_bytes();
         let mut set = good.clone();
         set[16] = 7;
         assert_eq!(Network::from_bytes(&set), Err(FormatError::FeatureSet(7)));
@@ -381,6 +459,15 @@ pub(super) mod tests {
         );
         assert_eq!(Network::from_bytes(&good[..good.len() - 2]), Err(FormatError::Size(good.len() - 2)));
         assert_eq!(Network::from_bytes(&good[..30]), Err(FormatError::BadMagic));
+        for n in [0u32, 9] {
+            let mut buckets = good.clone();
+            buckets[28..32].copy_from_slice(&n.to_le_bytes());
+            assert_eq!(Network::from_bytes(&buckets), Err(FormatError::OutputBuckets(n)));
+        }
+        let mut bias = good.clone();
+        let at = good.len() - 4;
+        bias[at..].copy_from_slice(&(QA * QB * 101).to_le_bytes());
+        assert_eq!(Network::from_bytes(&bias), Err(FormatError::OutputBias { value: QA * QB * 101, offset: at }));
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub fn speed_report(net: &Network) -> String {
     let start = Instant::now();
     for _ in 0..rounds {
         for ((pos, _), acc) in steps.iter().zip(&accs) {
-            black_box(net.evaluate(black_box(acc), pos.side_to_move()));
+            black_box(net.evaluate(black_box(acc), pos));
         }
     }
     let output = per_call(start);

@@ -204,7 +204,7 @@ impl<'a> Worker<'a> {
                 let acc = stack.get(net, ply);
                 // Debug builds check the incremental updates.
                 debug_assert_eq!(*acc, crate::nnue::Accumulator::refresh(net, pos), "ply {ply}");
-                clamp_eval(eval::network_score(pos, net.evaluate(acc, pos.side_to_move())))
+                clamp_eval(eval::network_score(pos, net.evaluate(acc, pos)))
             }
             _ => eval::evaluate(pos),
         }

@@ -19,7 +19,7 @@
 use super::{minimise_on_log_scale, parallel_map, sigmoid};
 use crate::datagen::format::{Outcome, Record};
 use crate::eval;
-use crate::nnue::{self, DEFAULT_SCALE, Features, HIDDEN, Network, PIECE_SQUARES, QA, QB};
+use crate::nnue::{self, DEFAULT_SCALE, Features, HIDDEN, Network, PIECE_SQUARES, QA, QB, output_bucket};
 use crate::position::{Position, board_fen};
 use crate::rng::Rng;
 use crate::types::{Color, Piece, PieceKind, Square};
@@ -52,6 +52,8 @@ pub struct Options {
     pub seed: u64,
     /// The network's inputs.
     pub features: Features,
+    /// Output buckets by the number of pieces (1: one output).
+    pub output_buckets: usize,
 }
 
 impl Default for Options {
@@ -70,6 +72,7 @@ impl Default for Options {
             mirror: false,
             seed: 1,
             features: Features::Plain,
+            output_buckets: 1,
         }
     }
 }
@@ -125,6 +128,11 @@ impl Sample {
         &self.features[..self.count as usize]
     }
 
+    /// Its output bucket among `buckets`.
+    fn bucket(&self, buckets: usize) -> usize {
+        output_bucket(self.count as usize, buckets)
+    }
+
     /// The same position mirrored left to right.
     fn mirrored(&self) -> Sample {
         let mut s = *self;
@@ -169,8 +177,9 @@ fn other_view(f: u16) -> usize {
 
 /// Where each part of the network sits in the one parameter vector.
 ///
-/// Hidden weights (input-major), hidden biases, output weights (side to
-/// move, then other), output bias, then the factorisers, which exist only
+/// Hidden weights (input-major), hidden biases, each output bucket's
+/// weights (side to move, then other), the buckets' output biases, then
+/// the factorisers, which exist only
 /// in training and are folded into the hidden weights on export: with king
 /// buckets, one row per piece-square input shared by all buckets; always,
 /// one row per piece kind (own and other), added on every point. They
@@ -179,6 +188,7 @@ fn other_view(f: u16) -> usize {
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     features: Features,
+    buckets: usize,
     b1: usize,
     w2: usize,
     b2: usize,
@@ -189,17 +199,17 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(features: Features) -> Layout {
+    fn new(features: Features, buckets: usize) -> Layout {
         let b1 = features.inputs() * HIDDEN;
         let w2 = b1 + HIDDEN;
-        let b2 = w2 + 2 * HIDDEN;
-        // The factorisers start on a row boundary after the output bias.
-        let after = (b2 + 1).div_ceil(HIDDEN) * HIDDEN;
+        let b2 = w2 + buckets * 2 * HIDDEN;
+        // The factorisers start on a row boundary after the output biases.
+        let after = (b2 + buckets).div_ceil(HIDDEN) * HIDDEN;
         let (square_factor, kind_factor) = match features {
             Features::Plain => (None, after),
             Features::KingBuckets => (Some(after), after + PIECE_SQUARES * HIDDEN),
         };
-        Layout { features, b1, w2, b2, square_factor, kind_factor, params: kind_factor + 14 * HIDDEN }
+        Layout { features, buckets, b1, w2, b2, square_factor, kind_factor, params: kind_factor + 14 * HIDDEN }
     }
 
     /// The first parameter of each row that `input` (with piece-square
@@ -218,7 +228,12 @@ impl Layout {
 
     /// The dense part, always updated: the biases and output weights.
     fn dense(&self) -> std::ops::Range<usize> {
-        self.b1..self.b2 + 1
+        self.b1..self.b2 + self.buckets
+    }
+
+    /// Output bucket `bucket`'s weights (both halves).
+    fn output_weights(&self, bucket: usize) -> std::ops::Range<usize> {
+        self.w2 + bucket * 2 * HIDDEN..self.w2 + (bucket + 1) * 2 * HIDDEN
     }
 }
 
@@ -234,8 +249,8 @@ impl FloatNetwork {
     /// bend, where it has a gradient. The inputs' own rows (and the
     /// piece-square factoriser) start at zero: an input never seen is
     /// worth its piece's factoriser row.
-    fn random(features: Features, seed: u64) -> FloatNetwork {
-        let layout = Layout::new(features);
+    fn random(features: Features, buckets: usize, seed: u64) -> FloatNetwork {
+        let layout = Layout::new(features, buckets);
         let mut rng = Rng::new(seed);
         let mut uniform = |r: f64| ((rng.next_f64() * 2.0 - 1.0) * r) as f32;
         let mut p = vec![0.0; layout.params];
@@ -268,10 +283,11 @@ impl FloatNetwork {
         acc
     }
 
-    /// The output (1.0 = `DEFAULT_SCALE` centipawns) from the hidden sums.
-    fn output(&self, acc: &[[f32; HIDDEN]; 2]) -> f32 {
-        let mut out = self.p[self.layout.b2];
-        for (half, w2) in acc.iter().zip(self.p[self.layout.w2..self.layout.b2].chunks_exact(HIDDEN)) {
+    /// The output (1.0 = `DEFAULT_SCALE` centipawns) of output bucket
+    /// `bucket` from the hidden sums.
+    fn output(&self, acc: &[[f32; HIDDEN]; 2], bucket: usize) -> f32 {
+        let mut out = self.p[self.layout.b2 + bucket];
+        for (half, w2) in acc.iter().zip(self.p[self.layout.output_weights(bucket)].chunks_exact(HIDDEN)) {
             for (a, w) in half.iter().zip(w2) {
                 let h = a.clamp(0.0, 1.0);
                 out += h * h * w;
@@ -283,7 +299,7 @@ impl FloatNetwork {
     /// The evaluation in centipawns, side to move's view.
     fn eval(&self, s: &Sample) -> f64 {
         let inputs = s.inputs(self.layout.features);
-        f64::from(self.output(&self.hidden(&inputs))) * f64::from(DEFAULT_SCALE)
+        f64::from(self.output(&self.hidden(&inputs), s.bucket(self.layout.buckets))) * f64::from(DEFAULT_SCALE)
     }
 
     /// Evaluates `pos` (side to move's view, centipawns); for tests.
@@ -297,14 +313,16 @@ impl FloatNetwork {
         let layout = &self.layout;
         let inputs = s.inputs(layout.features);
         let acc = self.hidden(&inputs);
-        let out = self.output(&acc);
+        let bucket = s.bucket(layout.buckets);
+        let out = self.output(&acc, bucket);
         let p = sigmoid(f64::from(out) * f64::from(DEFAULT_SCALE) / k);
         let d_out = (2.0 * (p - target) * p * (1.0 - p) * f64::from(DEFAULT_SCALE) / k) as f32;
-        grad.values[layout.b2] += d_out;
+        grad.values[layout.b2 + bucket] += d_out;
         let mut d_acc = [[0f32; HIDDEN]; 2];
+        let w2_start = layout.output_weights(bucket).start;
         for half in 0..2 {
-            let w2 = &self.p[layout.w2 + half * HIDDEN..layout.w2 + (half + 1) * HIDDEN];
-            let g2 = &mut grad.values[layout.w2 + half * HIDDEN..layout.w2 + (half + 1) * HIDDEN];
+            let w2 = &self.p[w2_start + half * HIDDEN..w2_start + (half + 1) * HIDDEN];
+            let g2 = &mut grad.values[w2_start + half * HIDDEN..w2_start + (half + 1) * HIDDEN];
             for i in 0..HIDDEN {
                 let a = acc[half][i];
                 let h = a.clamp(0.0, 1.0);
@@ -339,12 +357,17 @@ impl FloatNetwork {
             })
             .collect();
         let hidden_bias = std::array::from_fn(|i| q(self.p[layout.b1 + i], QA));
-        let output_weights = [
-            std::array::from_fn(|i| q(self.p[layout.w2 + i], QB)),
-            std::array::from_fn(|i| q(self.p[layout.w2 + HIDDEN + i], QB)),
-        ];
-        let output_bias = (self.p[layout.b2] * (QA * QB) as f32).round() as i32;
-        Network::from_parts(layout.features, hidden_weights, hidden_bias, output_weights, output_bias, DEFAULT_SCALE)
+        let outputs = (0..layout.buckets)
+            .map(|bucket| {
+                let w2 = layout.output_weights(bucket).start;
+                let weights = [
+                    std::array::from_fn(|i| q(self.p[w2 + i], QB)),
+                    std::array::from_fn(|i| q(self.p[w2 + HIDDEN + i], QB)),
+                ];
+                (weights, (self.p[layout.b2 + bucket] * (QA * QB) as f32).round() as i32)
+            })
+            .collect();
+        Network::from_parts(layout.features, hidden_weights, hidden_bias, outputs, DEFAULT_SCALE)
     }
 }
 
@@ -553,7 +576,7 @@ pub fn train(
         let by_score = mean_loss(&data.validation, k, w, threads, |s| f64::from(s.score));
         progress(&format!("held-out loss of the search scores themselves: {by_score:.6}"));
     }
-    let mut net = FloatNetwork::random(options.features, options.seed);
+    let mut net = FloatNetwork::random(options.features, options.output_buckets, options.seed);
     let layout = net.layout;
     let mut adam = Adam::new(layout.params);
     // One gradient per thread, kept across batches: only what a batch
@@ -701,8 +724,8 @@ mod tests {
     fn the_gradient_matches_finite_differences() {
         let records = records();
         let samples: Vec<Sample> = records.iter().filter_map(Sample::new).take(40).collect();
-        for features in [Features::Plain, Features::KingBuckets] {
-            let net = FloatNetwork::random(features, 11);
+        for (features, buckets) in [(Features::Plain, 1), (Features::KingBuckets, 1), (Features::Plain, 8)] {
+            let net = FloatNetwork::random(features, buckets, 11);
             let layout = net.layout;
             let k = 400.0;
             let loss = |net: &FloatNetwork| -> f64 {
@@ -716,7 +739,9 @@ mod tests {
             // and output weights.
             let (input, plain) = samples[0].inputs(features)[0][3];
             let rows = layout.input_rows(input, plain);
-            let mut params = vec![layout.b1 + 2, layout.b1 + 100, layout.w2 + 5, layout.w2 + HIDDEN + 9, layout.b2];
+            let bucket = samples[0].bucket(buckets);
+            let w2 = layout.output_weights(bucket).start;
+            let mut params = vec![layout.b1 + 2, layout.b1 + 100, w2 + 5, w2 + HIDDEN + 9, layout.b2 + bucket];
             for &start in &rows {
                 params.extend([start, start + 7]);
             }
@@ -753,15 +778,16 @@ mod tests {
 
     #[test]
     fn training_lowers_the_training_loss_and_the_quantised_network_follows_the_float_one() {
-        for features in [Features::Plain, Features::KingBuckets] {
-            training_lowers_the_loss(features);
+        for (features, output_buckets) in [(Features::Plain, 1), (Features::KingBuckets, 1), (Features::Plain, 4)] {
+            training_lowers_the_loss(features, output_buckets);
         }
     }
 
-    fn training_lowers_the_loss(features: Features) {
+    fn training_lowers_the_loss(features: Features, output_buckets: usize) {
         let records = records();
         let options = Options {
             features,
+            output_buckets,
             result_weight: 0.3,
             epochs: 3,
             batch_size: 64,
@@ -781,7 +807,7 @@ mod tests {
         assert_eq!(trained.validation_losses.len(), 3);
         // Six games are too few for the held-out loss to fall; the loss on
         // the training positions must.
-        let first = FloatNetwork::random(features, options.seed);
+        let first = FloatNetwork::random(features, output_buckets, options.seed);
         let data = prepare(&records, &options, &mut |_| {}).unwrap();
         let loss = |net: &FloatNetwork| mean_loss(&data.train, data.k, options.result_weight, 1, |s| net.eval(s));
         let (before, after) = (loss(&first), loss(&trained.float));
