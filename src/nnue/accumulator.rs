@@ -114,9 +114,10 @@ impl Accumulator {
         for c in Color::BOTH {
             let new = &mut self.values[c.index()];
             let old = &old.values[c.index()];
-            // The piece-square set on its own path: no king, no bucket.
+            // The piece-square set first: its view ignores the king, and
+            // it never refreshes.
             let view = match net.features {
-                Features::Plain => Features::Plain.view(c, to),
+                Features::Plain => Features::Plain.view(c, kings[c.index()]),
                 _ if refresh == Some(c) => {
                     *new = *fresh.expect("a refreshed half for a king move");
                     continue;
