@@ -53,6 +53,10 @@ pub struct TrainNnueArgs {
     /// output, as the first networks).
     #[arg(long, default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=8))]
     output_buckets: usize,
+    /// Network files whose held-out loss is shown first, on the same
+    /// held-out positions (the shipped one, an earlier candidate).
+    #[arg(long)]
+    compare: Vec<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -76,6 +80,11 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
         eprintln!("{}: {} records", f.display(), read.len());
         records.extend(read);
     }
+    let mut references = Vec::new();
+    for path in &args.compare {
+        let network = chariot::nnue::Network::load(path).map_err(|e| e.to_string())?;
+        references.push(nnue::Reference { name: path.display().to_string(), network });
+    }
     let options = nnue::Options {
         result_weight: args.result_weight,
         k: args.k,
@@ -94,6 +103,7 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
             FeatureSet::KingBuckets => chariot::nnue::Features::KingBuckets,
         },
         output_buckets: args.output_buckets,
+        references,
     };
     let start = Instant::now();
     let write = |path: &std::path::Path, net: &chariot::nnue::Network| {

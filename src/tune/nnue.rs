@@ -54,6 +54,22 @@ pub struct Options {
     pub features: Features,
     /// Output buckets by the number of pieces (1: one output).
     pub output_buckets: usize,
+    /// Networks whose held-out loss is shown before training, on the same
+    /// held-out positions and `k`: the yardstick of a new one.
+    pub references: Vec<Reference>,
+}
+
+/// A network to compare against, with the name it is shown by.
+#[derive(Clone)]
+pub struct Reference {
+    pub name: String,
+    pub network: Network,
+}
+
+impl std::fmt::Debug for Reference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Reference({})", self.name)
+    }
 }
 
 impl Default for Options {
@@ -73,6 +89,7 @@ impl Default for Options {
             seed: 1,
             features: Features::Plain,
             output_buckets: 1,
+            references: Vec::new(),
         }
     }
 }
@@ -575,6 +592,10 @@ pub fn train(
     if !data.validation.is_empty() {
         let by_score = mean_loss(&data.validation, k, w, threads, |s| f64::from(s.score));
         progress(&format!("held-out loss of the search scores themselves: {by_score:.6}"));
+        for reference in &options.references {
+            let loss = quantised_loss(&reference.network, &data.validation, k, w, threads);
+            progress(&format!("held-out loss of {}: {loss:.6}", reference.name));
+        }
     }
     let mut net = FloatNetwork::random(options.features, options.output_buckets, options.seed);
     let layout = net.layout;
@@ -638,10 +659,7 @@ pub fn train(
     }
     let network = net.quantise();
     if !data.validation.is_empty() {
-        let quantised = mean_loss(&data.validation, k, w, threads, |s| {
-            let pos = position_of(s);
-            f64::from(network.evaluate_position(&pos))
-        });
+        let quantised = quantised_loss(&network, &data.validation, k, w, threads);
         let hand = mean_loss(&data.validation, k, w, threads, |s| f64::from(eval::evaluate(&position_of(s))));
         progress(&format!("held out: quantised network {quantised:.6}, hand-crafted evaluation {hand:.6}"));
     }
@@ -653,6 +671,11 @@ pub fn train(
         validation_positions: data.validation.len(),
         validation_losses,
     })
+}
+
+/// Mean loss of the quantised `network` over `samples`.
+fn quantised_loss(network: &Network, samples: &[Sample], k: f64, w: f64, threads: usize) -> f64 {
+    mean_loss(samples, k, w, threads, |s| f64::from(network.evaluate_position(&position_of(s))))
 }
 
 /// The position of a sample, rebuilt from its inputs with the side to
@@ -801,7 +824,8 @@ mod tests {
             checkpoints += 1;
             Ok(())
         };
-        let trained = train(&records, &options, &mut |_| {}, &mut count).unwrap();
+        let mut lines_before = Vec::new();
+        let trained = train(&records, &options, &mut |l| lines_before.push(l.to_string()), &mut count).unwrap();
         assert_eq!(checkpoints, 3);
         assert!(trained.validation_positions > 0);
         assert_eq!(trained.validation_losses.len(), 3);
@@ -836,5 +860,14 @@ mod tests {
         // The file of the trained network reads back the same.
         let bytes = trained.network.to_bytes();
         assert_eq!(Network::from_bytes(&bytes).unwrap(), trained.network);
+        // A reference network is scored on the same held-out positions as
+        // the new one: given the network just trained, the two agree.
+        let reference = Reference { name: "again".into(), network: trained.network.clone() };
+        let again = Options { epochs: 0, references: vec![reference], ..options.clone() };
+        let mut lines = Vec::new();
+        train(&records, &again, &mut |l| lines.push(l.to_string()), &mut |_, _| Ok(())).unwrap();
+        let quantised = lines_before.iter().find_map(|l| l.strip_prefix("held out: quantised network ")).unwrap();
+        let quantised = quantised.split(',').next().unwrap();
+        assert!(lines.contains(&format!("held-out loss of again: {quantised}")), "{lines:?} against {quantised}");
     }
 }
