@@ -445,9 +445,10 @@ fn draw_offers_both_ways() {
     send(&mut s, "draw");
     let seen = poll_until(&mut s, Duration::from_secs(20), |m| m["type"] == "state" && !m["result"].is_null());
     assert_eq!(state(&seen)["result"]["text"], "1/2-1/2 agreement");
-    // A level horse ending after 100 quiet plies: the engine offers a draw with its move.
+    // A level pawn ending after 100 quiet plies (each side the other's
+    // image, turned half round): the engine offers a draw with its move.
     send(&mut s, "engine none");
-    send(&mut s, "new fen 1nbk1ab2/4a4/9/9/9/9/9/9/9/2BAKABN1 w - - 100 80");
+    send(&mut s, "new fen 2bk1ab2/4a4/9/2p3p2/9/9/2P3P2/9/4A4/2BA1KB2 w - - 100 80");
     send(&mut s, "engine red");
     let seen = poll_until(&mut s, Duration::from_secs(20), |m| m["type"] == "state" && m["thinking"] == false);
     let st = state(&seen);
