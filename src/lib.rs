@@ -22,6 +22,7 @@ pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod prefetch;
 pub mod protocol;
 pub mod record;
 pub mod rng;

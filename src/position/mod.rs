@@ -248,6 +248,18 @@ impl Position {
         self.checkers = self.compute_checkers();
     }
 
+    /// The key of the position after `m` (legal here), without making it:
+    /// the search asks for the hash table's line this early.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else {
+            return self.key;
+        };
+        let captured = self.board[to.index()].map_or(0, |c| zobrist::piece_square(c, to));
+        self.key ^ captured ^ zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to) ^ zobrist::SIDE
+    }
+
     /// Passes the move to the other side (for null-move search). Must not be
     /// called when in check.
     pub fn make_null_move(&mut self) {

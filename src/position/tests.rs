@@ -129,6 +129,17 @@ fn incremental_key_equals_recomputed_key() {
 }
 
 #[test]
+fn key_after_equals_the_key_once_the_move_is_made() {
+    for_random_positions(30, |pos| {
+        for m in pos.legal_moves() {
+            let mut child = *pos;
+            child.make_move(m);
+            assert_eq!(pos.key_after(m), child.key(), "{m} in {}", pos.to_fen());
+        }
+    });
+}
+
+#[test]
 fn fen_round_trips() {
     for_random_positions(20, |pos| {
         let fen = pos.to_fen();

@@ -144,13 +144,11 @@ impl TranspositionTable {
 
     /// Starts fetching the cache line of `key`'s cluster, so that the probe
     /// which follows soon (the search of the position after a move) does
-    /// not wait for memory. A plain read whose value nobody waits for: the
-    /// processor runs on while the line comes in (no `unsafe` prefetch
-    /// instruction needed).
+    /// not wait for memory.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         let first_word = self.first + self.cluster_index(key) * CLUSTER_WORDS;
-        std::hint::black_box(self.words[first_word].load(Ordering::Relaxed));
+        crate::prefetch::prefetch(&self.words[first_word]);
     }
 
     pub fn probe(&self, key: u64) -> Option<TtData> {

@@ -647,9 +647,9 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            self.ctx.tt.prefetch(pos.key_after(m));
             let mut child = *pos;
             child.make_move(m);
-            self.ctx.tt.prefetch(child.key());
             self.push(&child, Some(m));
             self.push_accumulator(pos, Some(m), ply);
             self.played_piece_to[ply] = Some(piece_to(pos, m));
@@ -864,9 +864,9 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            self.ctx.tt.prefetch(pos.key_after(m));
             let mut child = *pos;
             child.make_move(m);
-            self.ctx.tt.prefetch(child.key());
             self.push_accumulator(pos, Some(m), ply);
             self.played_piece_to[ply] = Some(piece_to(pos, m));
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
