@@ -221,10 +221,10 @@ impl Position {
             debug_assert!(false, "make_move {m} from an empty square");
             return;
         };
+        self.key = self.key_after(m);
         if let Some(captured) = self.board[to.index()] {
             self.pieces[captured.index()] = self.pieces[captured.index()].without(to);
             self.by_color[them.index()] = self.by_color[them.index()].without(to);
-            self.key ^= zobrist::piece_square(captured, to);
             self.rule60 = 0;
             self.occ.toggle(from);
         } else {
@@ -237,7 +237,6 @@ impl Position {
         self.by_color[us.index()] ^= from_to;
         self.board[to.index()] = Some(piece);
         self.board[from.index()] = None;
-        self.key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to) ^ zobrist::SIDE;
         if piece.kind() == PieceKind::King {
             self.king[us.index()] = to;
         }
@@ -249,7 +248,8 @@ impl Position {
     }
 
     /// The key of the position after `m` (legal here), without making it:
-    /// the search asks for the hash table's line this early.
+    /// the search asks for the hash table's line this early, and
+    /// [`Position::make_move`] takes its new key from here.
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
         let (from, to) = (m.from(), m.to());

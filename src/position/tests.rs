@@ -110,13 +110,16 @@ fn move_validation_agrees_with_generator_for_every_square_pair() {
     });
 }
 
+/// The predictions made before a move (does it check, the key after it)
+/// against the position once it is made, the key recomputed from scratch.
 #[test]
-fn gives_check_matches_playing_the_move() {
+fn gives_check_and_key_after_match_playing_the_move() {
     for_random_positions(30, |pos| {
         for m in pos.legal_moves() {
             let mut child = *pos;
             child.make_move(m);
             assert_eq!(pos.gives_check(m), child.in_check(), "{m} in {}", pos.to_fen());
+            assert_eq!(pos.key_after(m), child.compute_key(), "{m} in {}", pos.to_fen());
         }
     });
 }
@@ -125,17 +128,6 @@ fn gives_check_matches_playing_the_move() {
 fn incremental_key_equals_recomputed_key() {
     for_random_positions(60, |pos| {
         assert_eq!(pos.key(), pos.compute_key(), "{}", pos.to_fen());
-    });
-}
-
-#[test]
-fn key_after_equals_the_key_once_the_move_is_made() {
-    for_random_positions(30, |pos| {
-        for m in pos.legal_moves() {
-            let mut child = *pos;
-            child.make_move(m);
-            assert_eq!(pos.key_after(m), child.key(), "{m} in {}", pos.to_fen());
-        }
     });
 }
 
