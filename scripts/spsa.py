@@ -15,6 +15,9 @@ a_i = r_end * step_i^2 * (A + N)^0.602, A = N / 10 by default.
 Everything lives in a state file (JSON, rewritten after every iteration):
 the settings, k, theta and the history. Run the same command again to go
 on after an interruption; the iteration that was cut off is played again.
+`--checkpoint FILE` writes a small copy without the history (the games'
+totals are kept), which is itself a state file: committed to the
+repository, it lets a run go on from another machine.
 docs/tuning.md says how to run it and how a result is confirmed.
 """
 
@@ -163,10 +166,23 @@ def iterate(state, concurrency):
     return w, d, l
 
 
+def totals(state):
+    """theta+'s wins, draws and losses over every iteration played,
+    those a checkpoint carried over included."""
+    carried = state.get("carried_wdl", [0, 0, 0])
+    return [carried[i] + sum(h["wdl"][i] for h in state["history"]) for i in range(3)]
+
+
+def checkpoint(state):
+    """The state without its history: the same run, k and theta, small."""
+    small = {key: value for key, value in state.items() if key != "history"}
+    small["carried_wdl"] = totals(state)
+    small["history"] = []
+    return small
+
+
 def show(state):
-    wins = sum(h["wdl"][0] for h in state["history"])
-    draws = sum(h["wdl"][1] for h in state["history"])
-    losses = sum(h["wdl"][2] for h in state["history"])
+    wins, draws, losses = totals(state)
     s = state["settings"]
     print(f"iterations {state['k']}/{s['iterations']}, games {wins + draws + losses} (theta+ {wins}-{draws}-{losses})")
     print(f"{'name':<24} {'default':>8} {'theta':>10} {'rounded':>8}")
@@ -196,7 +212,11 @@ def main():
     signal.signal(signal.SIGTERM, stop_on_signal)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", default="spsa-state.json", help="the state file (made, or resumed if it exists)")
-    ap.add_argument("--engine", default="target/release/chariot", help="the chariot binary (new state only)")
+    ap.add_argument(
+        "--engine",
+        help="the chariot binary (default target/release/chariot); given on resuming, it replaces the state's "
+        "(another build of the same search, e.g. on a new machine)",
+    )
     ap.add_argument("--params", help="comma-separated names (new state only; default: every parameter)")
     ap.add_argument("--tc", default="2+0.02", help="the clock of every game (new state only)")
     ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration (new state only)")
@@ -214,16 +234,26 @@ def main():
     ap.add_argument("--run", type=int, help="play at most this many iterations now (default: up to N)")
     ap.add_argument("--concurrency", type=int, default=1, help="games at once")
     ap.add_argument("--show", action="store_true", help="print theta and stop")
+    ap.add_argument("--checkpoint", metavar="FILE", help="write the state without its history to FILE and stop")
     args = ap.parse_args()
 
     if os.path.exists(args.state):
         with open(args.state) as f:
             state = json.load(f)
+        if args.checkpoint:
+            save(args.checkpoint, checkpoint(state))
+            print(f"spsa: {args.checkpoint}: iteration {state['k']} without its history", file=sys.stderr)
+            return
+        if args.engine and not args.show and args.engine != state["settings"]["engine"]:
+            print(f"spsa: engine {state['settings']['engine']} -> {args.engine}", file=sys.stderr)
+            state["settings"]["engine"] = args.engine
+            save(args.state, state)
         if not args.show:
             print(f"spsa: resuming {args.state} at iteration {state['k'] + 1}", file=sys.stderr)
     else:
-        if args.show:
+        if args.show or args.checkpoint:
             sys.exit(f"spsa: no state file {args.state}")
+        args.engine = args.engine or "target/release/chariot"
         state = new_state(args)
         save(args.state, state)
         print(f"spsa: new state {args.state}, {len(state['params'])} parameters", file=sys.stderr)

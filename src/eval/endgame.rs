@@ -88,7 +88,7 @@ pub fn scale(pos: &Position, strong: Color) -> i32 {
         | pos.pieces(strong, PieceKind::Horse)
         | pos.pieces(strong, PieceKind::Cannon)
         | pos.pieces(strong, PieceKind::Pawn);
-    if attackers.count() > 2 {
+    if attackers.more_than_two() {
         return SCALE_NORMAL;
     }
     rule(&Material::of(pos, strong), &Material::of(pos, !strong))

@@ -6,6 +6,7 @@
 
 use super::features::{Features, View};
 use super::network::{Network, Row};
+use super::simd;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
@@ -73,10 +74,7 @@ fn half_from_pieces(net: &Network, view: View, occupied: Bitboard, piece_on: imp
     let mut half = net.hidden_bias;
     for sq in occupied {
         if let Some(piece) = piece_on(sq) {
-            let row = &net.hidden_weights[view.feature(piece, sq)].0;
-            for (v, w) in half.0.iter_mut().zip(row) {
-                *v += w;
-            }
+            simd::add(&mut half, &net.hidden_weights[view.feature(piece, sq)]);
         }
     }
     half
@@ -126,26 +124,10 @@ impl Accumulator {
             };
             let row = |piece: Piece, sq: Square| &net.hidden_weights[view.feature(piece, sq)];
             match captured {
-                Some(victim) => add_sub_sub(new, old, row(piece, to), row(piece, from), row(victim, to)),
-                None => add_sub(new, old, row(piece, to), row(piece, from)),
+                Some(victim) => simd::add_sub_sub(new, old, row(piece, to), row(piece, from), row(victim, to)),
+                None => simd::add_sub(new, old, row(piece, to), row(piece, from)),
             }
         }
-    }
-}
-
-/// `new = old + add - sub`, unit by unit.
-#[inline(always)]
-fn add_sub(new: &mut Row, old: &Row, add: &Row, sub: &Row) {
-    for i in 0..new.0.len() {
-        new.0[i] = old.0[i] + add.0[i] - sub.0[i];
-    }
-}
-
-/// `new = old + add - sub - gone`, unit by unit.
-#[inline(always)]
-fn add_sub_sub(new: &mut Row, old: &Row, add: &Row, sub: &Row, gone: &Row) {
-    for i in 0..new.0.len() {
-        new.0[i] = old.0[i] + add.0[i] - sub.0[i] - gone.0[i];
     }
 }
 

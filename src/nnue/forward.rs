@@ -5,7 +5,8 @@
 //! among the network's output buckets by the number of pieces on the board.
 
 use super::accumulator::Accumulator;
-use super::network::{HIDDEN, Network, QA, QB, output_bucket};
+use super::network::{Network, QA, QB, output_bucket};
+use super::simd;
 use crate::position::Position;
 use crate::types::Color;
 
@@ -30,16 +31,7 @@ impl Network {
         for (half, weights) in halves.into_iter().zip(&output.weights) {
             // One half's sum fits i32 (see MAX_OUTPUT_WEIGHT); the two
             // are added in i64, so that 256 units fit as well as 128.
-            let mut half_sum = 0i32;
-            for i in 0..HIDDEN {
-                // v·w fits in 16 bits (v <= QA = 255, |w| <= 127), so one
-                // factor is made in i16 and only the second product is
-                // widened: the same sum, in the 16-bit multiply-add that
-                // every x86-64 has (a 32-bit multiply needs SSE4.1).
-                let v = half.0[i].clamp(0, QA as i16);
-                let vw = v * weights.0[i];
-                half_sum += i32::from(v) * i32::from(vw);
-            }
+            let half_sum = simd::output_half(half, weights);
             sum += i64::from(half_sum);
         }
         // The sum is in QA²·QB units: one QA goes first, then the bias
@@ -56,6 +48,7 @@ impl Network {
 
 #[cfg(test)]
 mod tests {
+    use super::super::network::HIDDEN;
     use super::*;
 
     #[test]

@@ -9,12 +9,14 @@
 //! - [`accumulator`]: the hidden layer's sums, refreshed or updated by a
 //!   move, and the search's lazy stack of them;
 //! - [`forward`]: the activation and the output layer;
+//! - [`simd`]: the inner loops, for the baseline processor and for AVX2;
 //! - [`speed`]: `chariot nnue-speed`.
 
 pub mod accumulator;
 pub mod features;
 pub mod forward;
 pub mod network;
+pub mod simd;
 pub mod speed;
 
 pub use accumulator::{Accumulator, AccumulatorStack};

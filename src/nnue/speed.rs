@@ -50,13 +50,14 @@ pub fn speed_report(net: &Network) -> String {
     }
     let output = per_call(start);
     format!(
-        "network {} ({}x{HIDDEN}x2 -> 1 of {} outputs), {} positions x {rounds}\n\
+        "network {} ({}x{HIDDEN}x2 -> 1 of {} outputs), {} loops, {} positions x {rounds}\n\
          full refresh      : {refresh:.1} ns\n\
          incremental update: {update:.1} ns\n\
          output layer      : {output:.1} ns\n",
         net.features().name(),
         net.features().inputs(),
         net.output_buckets(),
+        super::simd::version(),
         steps.len()
     )
 }

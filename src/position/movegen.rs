@@ -83,17 +83,18 @@ impl Position {
         let rook_like = (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King)) & line;
         for sniper in rook_like {
             let between = attacks::between(ksq, sniper) & occ;
-            if between.count() == 1 {
+            if between.exactly_one() {
                 masks.blockers |= between & ours;
             }
         }
         for cannon in self.pieces(them, PieceKind::Cannon) & line {
             let span = attacks::between(ksq, cannon);
             let between = span & occ;
-            match between.count() {
-                0 => masks.hurdles |= span,
-                2 => masks.blockers |= between & ours,
-                _ => {}
+            if !between.any() {
+                masks.hurdles |= span;
+            } else if between.more_than_one() && !between.more_than_two() {
+                // Two pieces between: the cannon's screen and one more.
+                masks.blockers |= between & ours;
             }
         }
         let horses = self.pieces(them, PieceKind::Horse);

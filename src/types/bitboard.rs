@@ -55,6 +55,20 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
+    /// Exactly one square set.
+    #[inline]
+    pub const fn exactly_one(self) -> bool {
+        self.0 != 0 && !self.more_than_one()
+    }
+
+    /// More than two squares set. Like the two above, a few instructions
+    /// where `count` is a dozen or more on a processor without POPCNT (the
+    /// portable build's baseline).
+    #[inline]
+    pub const fn more_than_two(self) -> bool {
+        Bitboard(self.0 & self.0.wrapping_sub(1)).more_than_one()
+    }
+
     /// The lowest square, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
@@ -163,5 +177,32 @@ impl fmt::Debug for Bitboard {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit tricks against `count` on boards of 0 to 6 random squares
+    /// (and the full board).
+    #[test]
+    fn the_counting_shortcuts_agree_with_count() {
+        let mut rng = crate::rng::Rng::new(128);
+        let mut boards = vec![Bitboard::FULL];
+        for n in 0..=6 {
+            for _ in 0..300 {
+                let mut b = Bitboard::EMPTY;
+                for _ in 0..n {
+                    b = b.with(Square::from_index(rng.below(90) as usize));
+                }
+                boards.push(b);
+            }
+        }
+        for b in boards {
+            assert_eq!(b.more_than_one(), b.count() > 1, "{b:?}");
+            assert_eq!(b.exactly_one(), b.count() == 1, "{b:?}");
+            assert_eq!(b.more_than_two(), b.count() > 2, "{b:?}");
+        }
     }
 }
