@@ -175,10 +175,7 @@ def totals(state):
 
 def checkpoint(state):
     """The state without its history: the same run, k and theta, small."""
-    small = {key: value for key, value in state.items() if key != "history"}
-    small["carried_wdl"] = totals(state)
-    small["history"] = []
-    return small
+    return dict(state, history=[], carried_wdl=totals(state))
 
 
 def show(state):

@@ -243,9 +243,10 @@ mod tests {
                 fn(&mut Row, &Row, &Row, &Row, &Row),
                 fn(&Row, &Row) -> i32,
             );
-            let mut versions: Vec<(&str, Loops)> =
-                vec![("portable", (portable::add, portable::add_sub, portable::add_sub_sub, portable::output_half))];
-            versions.push(("dispatched", (add, add_sub, add_sub_sub, output_half)));
+            let mut versions: Vec<(&str, Loops)> = vec![
+                ("portable", (portable::add, portable::add_sub, portable::add_sub_sub, portable::output_half)),
+                ("dispatched", (add, add_sub, add_sub_sub, output_half)),
+            ];
             #[cfg(target_arch = "x86_64")]
             if avx2_here {
                 // SAFETY: the processor has AVX2 (checked above).
