@@ -57,6 +57,11 @@ pub struct TrainNnueArgs {
     /// held-out positions (the shipped one, an earlier candidate).
     #[arg(long)]
     compare: Vec<std::path::PathBuf>,
+    /// Start from this network instead of random weights (fine-tuning on
+    /// new data; give it a smaller --learning-rate). --features and
+    /// --output-buckets must be its own.
+    #[arg(long)]
+    init: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -85,6 +90,10 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
         let network = chariot::nnue::Network::load(path).map_err(|e| e.to_string())?;
         references.push(nnue::Reference { name: path.display().to_string(), network });
     }
+    let init = match &args.init {
+        Some(path) => Some(chariot::nnue::Network::load(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
     let options = nnue::Options {
         result_weight: args.result_weight,
         k: args.k,
@@ -104,6 +113,7 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
         },
         output_buckets: args.output_buckets,
         references,
+        init,
     };
     let start = Instant::now();
     let write = |path: &std::path::Path, net: &chariot::nnue::Network| {

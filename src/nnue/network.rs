@@ -221,6 +221,10 @@ static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
     Arc::new(Network::from_bytes(include_bytes!("../../nets/default.nnue")).expect("the embedded network is valid"))
 });
 
+/// One output bucket's raw weights (side to move's half, then the
+/// other's) and bias, as [`Network::from_parts`] takes them.
+pub type OutputParts = ([[i16; HIDDEN]; 2], i32);
+
 impl Network {
     /// The network built into the binary.
     pub fn embedded() -> Arc<Network> {
@@ -233,7 +237,7 @@ impl Network {
         features: Features,
         hidden_weights: Vec<[i16; HIDDEN]>,
         hidden_bias: [i16; HIDDEN],
-        outputs: Vec<([[i16; HIDDEN]; 2], i32)>,
+        outputs: Vec<OutputParts>,
         scale: i32,
     ) -> Network {
         assert_eq!(hidden_weights.len(), features.inputs());
@@ -253,6 +257,16 @@ impl Network {
                 .collect(),
             scale,
         }
+    }
+
+    /// The raw parts, as [`Network::from_parts`] takes them (the trainer
+    /// starts from them with `--init`).
+    pub fn to_parts(&self) -> (Vec<[i16; HIDDEN]>, [i16; HIDDEN], Vec<OutputParts>) {
+        (
+            self.hidden_weights.iter().map(|row| row.0).collect(),
+            self.hidden_bias.0,
+            self.outputs.iter().map(|o| (o.weights.map(|row| row.0), o.bias)).collect(),
+        )
     }
 
     pub fn scale(&self) -> i32 {

@@ -57,6 +57,9 @@ pub struct Options {
     /// Networks whose held-out loss is shown before training, on the same
     /// held-out positions and `k`: the yardstick of a new one.
     pub references: Vec<Reference>,
+    /// Start from this network (fine-tuning) instead of random weights;
+    /// its inputs and output buckets must be the options'.
+    pub init: Option<Network>,
 }
 
 /// A network to compare against, with the name it is shown by.
@@ -90,6 +93,7 @@ impl Default for Options {
             features: Features::Plain,
             output_buckets: 1,
             references: Vec::new(),
+            init: None,
         }
     }
 }
@@ -279,6 +283,44 @@ impl FloatNetwork {
         }
         for w in &mut p[layout.w2..layout.b2] {
             *w = uniform(1.0 / (2.0 * HIDDEN as f64).sqrt());
+        }
+        FloatNetwork { layout, p }
+    }
+
+    /// The float network whose quantisation is `network` (the rounding
+    /// undone): training goes on from there. Each input row is split
+    /// between the input's own row and its piece kind's factoriser row
+    /// (the midpoint of the kind's rows, unit by unit), so that every
+    /// part stays within the trainer's clip; the piece-square factoriser
+    /// starts at zero.
+    fn from_network(network: &Network) -> FloatNetwork {
+        let layout = Layout::new(network.features(), network.output_buckets());
+        let (hidden_weights, hidden_bias, outputs) = network.to_parts();
+        let qa = QA as f32;
+        let mut p = vec![0.0; layout.params];
+        for kind in 0..14 {
+            let rows = || hidden_weights.iter().enumerate().filter(move |(i, _)| i % PIECE_SQUARES / 90 == kind);
+            for unit in 0..HIDDEN {
+                let (lo, hi) = rows().fold((f32::MAX, f32::MIN), |(lo, hi), (_, row)| {
+                    let w = f32::from(row[unit]) / qa;
+                    (lo.min(w), hi.max(w))
+                });
+                let factor = if lo <= hi { ((lo + hi) / 2.0).clamp(-WEIGHT_CLIP, WEIGHT_CLIP) } else { 0.0 };
+                p[layout.kind_factor + kind * HIDDEN + unit] = factor;
+                for (input, row) in rows() {
+                    p[input * HIDDEN + unit] = f32::from(row[unit]) / qa - factor;
+                }
+            }
+        }
+        for (i, &b) in hidden_bias.iter().enumerate() {
+            p[layout.b1 + i] = f32::from(b) / qa;
+        }
+        for (bucket, (weights, bias)) in outputs.iter().enumerate() {
+            let start = layout.output_weights(bucket).start;
+            for (i, &w) in weights.iter().flatten().enumerate() {
+                p[start + i] = f32::from(w) / QB as f32;
+            }
+            p[layout.b2 + bucket] = *bias as f32 / (QA * QB) as f32;
         }
         FloatNetwork { layout, p }
     }
@@ -597,7 +639,21 @@ pub fn train(
             progress(&format!("held-out loss of {}: {loss:.6}", reference.name));
         }
     }
-    let mut net = FloatNetwork::random(options.features, options.output_buckets, options.seed);
+    let mut net = match &options.init {
+        Some(init) => {
+            if (init.features(), init.output_buckets()) != (options.features, options.output_buckets) {
+                return Err(format!(
+                    "the network to start from has {} inputs and {} output buckets, not {} and {}",
+                    init.features().name(),
+                    init.output_buckets(),
+                    options.features.name(),
+                    options.output_buckets
+                ));
+            }
+            FloatNetwork::from_network(init)
+        }
+        None => FloatNetwork::random(options.features, options.output_buckets, options.seed),
+    };
     let layout = net.layout;
     let mut adam = Adam::new(layout.params);
     // One gradient per thread, kept across batches: only what a batch
@@ -796,6 +852,27 @@ mod tests {
             }
             grad.clear(&layout);
             assert!(grad.values.iter().all(|&v| v == 0.0) && grad.touched.is_empty());
+        }
+    }
+
+    /// Fine-tuning starts exactly where the given network is: the float
+    /// network made from it quantises back to it, weight for weight (the
+    /// shipped network has input weights beyond the trainer's clip, which
+    /// the kind factorisers must absorb).
+    #[test]
+    fn a_network_to_start_from_quantises_back_to_itself() {
+        let shipped = (*Network::embedded()).clone();
+        assert_eq!(FloatNetwork::from_network(&shipped).quantise(), shipped);
+        let net = FloatNetwork::from_network(&shipped);
+        assert!(net.p.iter().all(|w| w.abs() <= WEIGHT_CLIP), "every part within the clip");
+        let records = records();
+        for (features, output_buckets) in [(Features::KingBuckets, 1), (Features::Plain, 4)] {
+            let options = Options { features, output_buckets, epochs: 1, batch_size: 64, ..Options::default() };
+            let trained = train(&records, &options, &mut |_| {}, &mut |_, _| Ok(())).unwrap();
+            assert_eq!(FloatNetwork::from_network(&trained.network).quantise(), trained.network);
+            // A mismatched start is refused, not reshaped.
+            let plain = Options { init: Some(trained.network.clone()), ..Options::default() };
+            assert!(train(&records, &plain, &mut |_| {}, &mut |_, _| Ok(())).is_err());
         }
     }
 
