@@ -97,6 +97,10 @@ pub struct MatchReport {
     pub resumed_games: usize,
     pub sprt: Option<Sprt>,
     pub sprt_decision: Option<SprtDecision>,
+    /// The games counted when the SPRT decided. The decision stands: the
+    /// games under way then are finished and counted, and may move the LLR
+    /// back inside its bounds.
+    pub sprt_decided_after: Option<usize>,
     /// Half points of the first engine of each unfinished pair, by
     /// (round, pairing).
     open_pairs: HashMap<(usize, usize), Vec<u8>>,
@@ -117,6 +121,7 @@ impl MatchReport {
             resumed_games: 0,
             sprt: config.sprt,
             sprt_decision: None,
+            sprt_decided_after: None,
             open_pairs: HashMap::new(),
             games_per_round: config.games_per_round,
         }
@@ -140,8 +145,14 @@ impl MatchReport {
             self.open_pairs.remove(&(game.round, game.pairing));
             self.pairings[game.pairing].tally.add_pair(sum);
         }
-        if let Some(sprt) = self.sprt {
-            self.sprt_decision = Some(sprt.decision(&self.pairings[0].tally));
+        if let Some(sprt) = self.sprt
+            && self.sprt_decided_after.is_none()
+        {
+            let decision = sprt.decision(&self.pairings[0].tally);
+            if decision != SprtDecision::Continue {
+                self.sprt_decided_after = Some(self.finished_games);
+            }
+            self.sprt_decision = Some(decision);
         }
     }
 
@@ -223,6 +234,12 @@ impl MatchReport {
                 sprt.beta,
                 self.sprt_decision.unwrap_or(SprtDecision::Continue)
             ));
+            if let Some(after) = self.sprt_decided_after.filter(|&n| n < self.finished_games) {
+                out.push_str(&format!(
+                    "SPRT decided after {after} games; the {} games under way then were finished and counted\n",
+                    self.finished_games - after
+                ));
+            }
         }
         out
     }
@@ -444,5 +461,49 @@ fn time_control_tag(config: &MatchConfig) -> String {
         controls.first().cloned().unwrap_or_default()
     } else {
         config.engines.iter().zip(&controls).map(|(e, c)| format!("{}: {c}", e.name)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::config::{MatchOptions, match_config};
+
+    /// A match stops when its SPRT decides, but the games under way are
+    /// finished and counted; a loss among them must not turn "H1 accepted"
+    /// back into "continue" (a 2+0.05 run of 2026-12-06 crossed the bound at
+    /// game 387 and reported "continue" after 389).
+    #[test]
+    fn an_sprt_decision_stands_when_the_games_under_way_are_counted() {
+        let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let options = MatchOptions {
+            engines: vec![words("name=a cmd=./a"), words("name=b cmd=./b")],
+            depth: Some(1),
+            rounds: Some(200),
+            sprt: Some(words("elo0=0 elo1=10")),
+            ..MatchOptions::default()
+        };
+        let config = match_config(&options).unwrap();
+        let games = schedule(&config);
+        let mut report = MatchReport::new(&config, games.len());
+        let mut results = games.iter();
+        // The first engine wins one game of each pair and draws the other
+        // until the SPRT decides.
+        while report.sprt_decided_after.is_none() {
+            let game = results.next().expect("the SPRT decides within the match");
+            let first_wins = if game.red == 0 { GameResult::RedWins } else { GameResult::BlackWins };
+            report.add(game, if game.number % 2 == 1 { first_wins } else { GameResult::Draw });
+        }
+        assert_eq!(report.sprt_decision, Some(SprtDecision::AcceptH1));
+        let decided_after = report.finished_games;
+        // Then the games under way: losses of the first engine.
+        for game in results.take(3) {
+            let first_loses = if game.red == 0 { GameResult::BlackWins } else { GameResult::RedWins };
+            report.add(game, first_loses);
+        }
+        assert!(config.sprt.unwrap().decision(&report.pairings[0].tally) != SprtDecision::AcceptH1);
+        assert_eq!(report.sprt_decision, Some(SprtDecision::AcceptH1), "the decision stands");
+        assert_eq!(report.sprt_decided_after, Some(decided_after));
+        assert!(report.table().contains(&format!("SPRT decided after {decided_after} games")), "{}", report.table());
     }
 }
