@@ -90,10 +90,7 @@ pub fn run(args: &TrainNnueArgs) -> CommandResult {
         let network = chariot::nnue::Network::load(path).map_err(|e| e.to_string())?;
         references.push(nnue::Reference { name: path.display().to_string(), network });
     }
-    let init = match &args.init {
-        Some(path) => Some(chariot::nnue::Network::load(path).map_err(|e| e.to_string())?),
-        None => None,
-    };
+    let init = args.init.as_deref().map(chariot::nnue::Network::load).transpose().map_err(|e| e.to_string())?;
     let options = nnue::Options {
         result_weight: args.result_weight,
         k: args.k,

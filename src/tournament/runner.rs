@@ -365,8 +365,7 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<
             .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
         pgn_file = Some(file);
     }
-    let stopped =
-        |report: &MatchReport| matches!(report.sprt_decision, Some(SprtDecision::AcceptH0 | SprtDecision::AcceptH1));
+    let stopped = |report: &MatchReport| report.sprt_decided_after.is_some();
     let queue: VecDeque<Scheduled> = if stopped(&report) {
         VecDeque::new()
     } else {

@@ -305,7 +305,7 @@ impl FloatNetwork {
                     let w = f32::from(row[unit]) / qa;
                     (lo.min(w), hi.max(w))
                 });
-                let factor = if lo <= hi { ((lo + hi) / 2.0).clamp(-WEIGHT_CLIP, WEIGHT_CLIP) } else { 0.0 };
+                let factor = ((lo + hi) / 2.0).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                 p[layout.kind_factor + kind * HIDDEN + unit] = factor;
                 for (input, row) in rows() {
                     p[input * HIDDEN + unit] = f32::from(row[unit]) / qa - factor;
