@@ -485,6 +485,31 @@ pub fn lines(sq: Square) -> Bitboard {
     LINES[sq.index()]
 }
 
+/// For a king on each square, the squares where a piece arriving or leaving
+/// can make a check: its rank and file (rooks, cannons and their screens,
+/// pawns, the other king), the horse legs next to it and the squares a horse
+/// checks it from. A move that touches none of them gives no check.
+const CHECK_ZONE: [Bitboard; 90] = {
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut a = 0;
+    while a < 90 {
+        let mut m = LINES[a].bits();
+        let mut d = 0;
+        while d < 4 {
+            m |= HORSE_REVERSE_LEG[a][d] | HORSE_REVERSE_SOURCE[a][d];
+            d += 1;
+        }
+        t[a] = Bitboard::from_bits(m);
+        a += 1;
+    }
+    t
+};
+
+#[inline]
+pub fn check_zone(king: Square) -> Bitboard {
+    CHECK_ZONE[king.index()]
+}
+
 /// The slow, obviously-correct twins: walk the board one step at a time.
 pub mod reference {
     use crate::types::{Bitboard, Color, Square};

@@ -244,7 +244,14 @@ impl Position {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
-        self.checkers = self.compute_checkers();
+        // The side that moved gave no check before (the position was
+        // legal), so a move away from every square that could start one
+        // leaves none: most moves skip the full computation.
+        self.checkers = if (from_to & attacks::check_zone(self.king_square(them))).any() {
+            self.compute_checkers()
+        } else {
+            Bitboard::EMPTY
+        };
     }
 
     /// The key of the position after `m` (legal here), without making it:
@@ -313,6 +320,11 @@ impl Position {
         let us = self.side;
         let Some(piece) = self.board[from.index()] else { return false };
         let ksq = self.king_square(!us);
+        // Nothing checks now, so only a move touching the king's check zone
+        // can start one (as in `make_move`).
+        if !(Bitboard::from_square(from).with(to) & attacks::check_zone(ksq)).any() {
+            return false;
+        }
         let occ = self.occ.after_move(from, to);
         let moved = |kind: PieceKind| {
             let bb = self.pieces(us, kind);

@@ -26,6 +26,25 @@ impl Position {
             | (attacks::king_steps(sq) & get(PieceKind::King))
     }
 
+    /// The least valuable piece of `color` that attacks `sq` under `occ`
+    /// (the lowest square among equals): the first kind in capture order
+    /// that has one, so the dearer kinds' attacks are seldom computed. The
+    /// same piece as the cheapest of [`Position::attackers_to`] (a test
+    /// checks it).
+    pub fn least_valuable_attacker(&self, sq: Square, color: Color, occ: Occupancy) -> Option<(Square, PieceKind)> {
+        let present = occ.board;
+        let found = |attacks: Bitboard, kind: PieceKind| {
+            (attacks & self.pieces(color, kind) & present).first().map(|from| (from, kind))
+        };
+        found(attacks::pawn_attackers(color, sq), PieceKind::Pawn)
+            .or_else(|| found(attacks::advisor_steps(sq), PieceKind::Advisor))
+            .or_else(|| found(attacks::elephant_attacks(sq, present), PieceKind::Elephant))
+            .or_else(|| found(attacks::horse_attackers(sq, present), PieceKind::Horse))
+            .or_else(|| found(attacks::cannon_attacks(sq, occ), PieceKind::Cannon))
+            .or_else(|| found(attacks::rook_attacks(sq, occ), PieceKind::Rook))
+            .or_else(|| found(attacks::king_steps(sq), PieceKind::King))
+    }
+
     /// Whether the exchange started by `m` wins at least `threshold`
     /// (Stockfish's swap algorithm, with attackers recomputed every step).
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
@@ -45,16 +64,10 @@ impl Position {
         let mut res = 1;
         loop {
             stm = !stm;
-            let attackers = self.attackers_to(to, stm, occ);
-            if attackers.is_empty() {
-                break;
-            }
-            res ^= 1;
-            let Some((sq, kind)) =
-                CAPTURE_ORDER.iter().find_map(|&k| (attackers & self.pieces(stm, k)).first().map(|sq| (sq, k)))
-            else {
+            let Some((sq, kind)) = self.least_valuable_attacker(to, stm, occ) else {
                 break;
             };
+            res ^= 1;
             if kind == PieceKind::King {
                 // The king may take only if nothing recaptures, and not onto
                 // the open file of the other king (flying general).
@@ -73,6 +86,8 @@ impl Position {
     }
 }
 
+/// Cheapest first; [`Position::least_valuable_attacker`] asks in this order.
+#[cfg(test)]
 const CAPTURE_ORDER: [PieceKind; 7] = [
     PieceKind::Pawn,
     PieceKind::Advisor,
@@ -90,6 +105,39 @@ mod tests {
 
     fn see(fen: &str, m: &str, threshold: i32) -> bool {
         Position::from_fen(fen).unwrap().see_ge(Move::parse(m).unwrap(), threshold)
+    }
+
+    #[test]
+    fn the_least_valuable_attacker_is_the_cheapest_of_all_attackers() {
+        use super::CAPTURE_ORDER;
+        use crate::types::{Color, Square};
+        let fens = [
+            "3akab2/9/4b4/4N4/2R6/9/4c4/4B4/4A4/2BAK4 w - - 0 1",
+            "2bak4/4a4/4b4/p3c3p/2N6/6R2/P7P/4C4/4A4/2BAK1B2 b - - 0 1",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "3k1P3/2Pa5/1b2a1b2/p8/3p5/P5P2/1B7/3A2B2/2p1K4/P1N1p2R1 w - - 0 1",
+        ];
+        let mut found = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            for sq in Square::all() {
+                for color in [Color::Red, Color::Black] {
+                    // Also with each square emptied, as the exchange does.
+                    for removed in Square::all() {
+                        let mut occ = pos.occupancy();
+                        if occ.has(removed) {
+                            occ.toggle(removed);
+                        }
+                        let all = pos.attackers_to(sq, color, occ);
+                        let cheapest =
+                            CAPTURE_ORDER.iter().find_map(|&k| (all & pos.pieces(color, k)).first().map(|s| (s, k)));
+                        assert_eq!(pos.least_valuable_attacker(sq, color, occ), cheapest, "{fen} {sq}");
+                        found += cheapest.is_some() as usize;
+                    }
+                }
+            }
+        }
+        assert!(found > 1000);
     }
 
     #[test]

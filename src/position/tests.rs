@@ -119,6 +119,10 @@ fn gives_check_and_key_after_match_playing_the_move() {
             let mut child = *pos;
             child.make_move(m);
             assert_eq!(pos.gives_check(m), child.in_check(), "{m} in {}", pos.to_fen());
+            // make_move skips the full computation for moves far from the king.
+            assert_eq!(child.checkers, child.compute_checkers(), "{m} in {}", pos.to_fen());
+            let slow = reference::in_check(&child, child.side_to_move());
+            assert_eq!(child.in_check(), slow, "{m} in {}", pos.to_fen());
             assert_eq!(pos.key_after(m), child.compute_key(), "{m} in {}", pos.to_fen());
         }
     });

@@ -58,6 +58,8 @@ pub struct MovePicker {
     /// The scores of `moves`, index by index (filled as they are scored,
     /// not zeroed first: a picker is made at every node).
     scores: arrayvec::ArrayVec<i32, MAX_MOVES>,
+    /// The quiet moves as sort keys (see the quiet stages).
+    quiet_keys: arrayvec::ArrayVec<u64, MAX_MOVES>,
     next: usize,
     bad_captures: MoveList,
     bad_next: usize,
@@ -118,6 +120,7 @@ impl MovePicker {
             earlier,
             moves: MoveList::new(),
             scores: arrayvec::ArrayVec::new(),
+            quiet_keys: arrayvec::ArrayVec::new(),
             next: 0,
             bad_captures: MoveList::new(),
             bad_next: 0,
@@ -201,34 +204,32 @@ impl MovePicker {
                     pos.pseudo_moves(GenType::Quiets, &mut self.moves);
                     let skip = [self.tt_move, self.emitted[0], self.emitted[1], self.emitted[2]];
                     self.moves.retain(|m| !skip.contains(&Some(*m)));
-                    // One integer a move, sorted: the score, order reversed
-                    // so that the best comes first, above the move's bits,
-                    // so that equal scores come in move order whatever the
-                    // generation order (a deterministic search). Plain
-                    // integers sort several times faster than pairs by a key.
-                    let mut keys: arrayvec::ArrayVec<u64, MAX_MOVES> = self
-                        .moves
-                        .iter()
-                        .map(|&m| {
-                            let best_first = !((self.quiet_score(pos, tables, params, m) as u32) ^ 0x8000_0000);
-                            (u64::from(best_first) << 16) | u64::from(m.bits())
-                        })
-                        .collect();
-                    keys.sort_unstable();
-                    for (slot, key) in self.moves.iter_mut().zip(keys) {
-                        let bits = key as u16;
-                        *slot = Move::between(
-                            Square::from_index(usize::from(bits & 0x7F)),
-                            Square::from_index(usize::from(bits >> 7)),
-                        );
+                    // One integer a move: the score, order reversed so that
+                    // the best is the smallest, above the move's bits, so
+                    // that equal scores come in move order whatever the
+                    // generation order (a deterministic search).
+                    self.quiet_keys.clear();
+                    for &m in &self.moves {
+                        let best_first = !((self.quiet_score(pos, tables, params, m) as u32) ^ 0x8000_0000);
+                        self.quiet_keys.push((u64::from(best_first) << 16) | u64::from(m.bits()));
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    while !self.skip_quiets && self.next < self.moves.len() {
+                    while !self.skip_quiets && self.next < self.quiet_keys.len() {
+                        // The smallest key left comes next, found when asked:
+                        // most nodes take only the first few quiets, so
+                        // sorting them all would be mostly wasted.
+                        let rest = &mut self.quiet_keys[self.next..];
+                        let smallest = (0..rest.len()).min_by_key(|&i| rest[i]).expect("a key is left");
+                        rest.swap(0, smallest);
+                        let bits = rest[0] as u16;
+                        let m = Move::between(
+                            Square::from_index(usize::from(bits & 0x7F)),
+                            Square::from_index(usize::from(bits >> 7)),
+                        );
                         self.next += 1;
-                        let m = self.moves[self.next - 1];
                         if pos.is_legal(m, &self.masks) {
                             return Some(m);
                         }

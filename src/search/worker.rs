@@ -633,10 +633,13 @@ impl<'a> Worker<'a> {
                     if depth <= p.history_prune_max_depth && stat_score < -p.history_prune_margin * depth {
                         continue;
                     }
+                    // Futile or losing, unless it checks. The cheap tests
+                    // first: the exchange is only looked at when needed.
                     let futile = depth <= p.futility_max_depth
                         && static_eval + p.futility_base + p.futility_per_depth * depth <= alpha;
-                    let losing = depth <= p.see_quiet_max_depth && !pos.see_ge(m, p.see_quiet_margin * depth);
-                    if (futile || losing) && !pos.gives_check(m) {
+                    let prunable =
+                        futile || (depth <= p.see_quiet_max_depth && !pos.see_ge(m, p.see_quiet_margin * depth));
+                    if prunable && !pos.gives_check(m) {
                         continue;
                     }
                 } else if depth <= p.see_capture_max_depth
