@@ -34,6 +34,15 @@ pub struct Position {
     checkers: Bitboard,
 }
 
+/// Whether a move from `from` to `to` may give check to the king on `king`,
+/// in a legal position (where the side moving gives no check yet): only a
+/// move that touches the king's check zone can. Most moves do not, and
+/// skip the full computation.
+#[inline]
+fn may_start_check(from: Square, to: Square, king: Square) -> bool {
+    (Bitboard::from_square(from).with(to) & attacks::check_zone(king)).any()
+}
+
 /// Why a move from outside (GUI, TT, killer table) cannot be played.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MoveError {
@@ -244,14 +253,8 @@ impl Position {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
-        // The side that moved gave no check before (the position was
-        // legal), so a move away from every square that could start one
-        // leaves none: most moves skip the full computation.
-        self.checkers = if (from_to & attacks::check_zone(self.king_square(them))).any() {
-            self.compute_checkers()
-        } else {
-            Bitboard::EMPTY
-        };
+        self.checkers =
+            if may_start_check(from, to, self.king_square(them)) { self.compute_checkers() } else { Bitboard::EMPTY };
     }
 
     /// The key of the position after `m` (legal here), without making it:
@@ -320,9 +323,7 @@ impl Position {
         let us = self.side;
         let Some(piece) = self.board[from.index()] else { return false };
         let ksq = self.king_square(!us);
-        // Nothing checks now, so only a move touching the king's check zone
-        // can start one (as in `make_move`).
-        if !(Bitboard::from_square(from).with(to) & attacks::check_zone(ksq)).any() {
+        if !may_start_check(from, to, ksq) {
             return false;
         }
         let occ = self.occ.after_move(from, to);

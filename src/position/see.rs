@@ -12,37 +12,34 @@ use crate::types::{Bitboard, Color, Move, PieceKind, Square};
 pub const SEE_VALUE: [i32; 7] = [5000, 200, 200, 450, 1000, 450, 100];
 
 impl Position {
+    /// The pieces of `color` and `kind` that attack `sq` under `occ`.
+    #[inline(always)]
+    fn kind_attackers(&self, kind: PieceKind, sq: Square, color: Color, occ: Occupancy) -> Bitboard {
+        let reach = match kind {
+            PieceKind::Pawn => attacks::pawn_attackers(color, sq),
+            PieceKind::Advisor => attacks::advisor_steps(sq),
+            PieceKind::Elephant => attacks::elephant_attacks(sq, occ.board),
+            PieceKind::Horse => attacks::horse_attackers(sq, occ.board),
+            PieceKind::Cannon => attacks::cannon_attacks(sq, occ),
+            PieceKind::Rook => attacks::rook_attacks(sq, occ),
+            PieceKind::King => attacks::king_steps(sq),
+        };
+        reach & self.pieces(color, kind) & occ.board
+    }
+
     /// Every piece of `color` that attacks `sq` under `occ` (a capture there
     /// would be pseudo-legal; own king safety is not considered).
     pub fn attackers_to(&self, sq: Square, color: Color, occ: Occupancy) -> Bitboard {
-        let present = occ.board;
-        let get = |k: PieceKind| self.pieces(color, k) & present;
-        (attacks::rook_attacks(sq, occ) & get(PieceKind::Rook))
-            | (attacks::cannon_attacks(sq, occ) & get(PieceKind::Cannon))
-            | (attacks::horse_attackers(sq, occ.board) & get(PieceKind::Horse))
-            | (attacks::pawn_attackers(color, sq) & get(PieceKind::Pawn))
-            | (attacks::elephant_attacks(sq, occ.board) & get(PieceKind::Elephant))
-            | (attacks::advisor_steps(sq) & get(PieceKind::Advisor))
-            | (attacks::king_steps(sq) & get(PieceKind::King))
+        PieceKind::ALL.iter().fold(Bitboard::EMPTY, |all, &kind| all | self.kind_attackers(kind, sq, color, occ))
     }
 
     /// The least valuable piece of `color` that attacks `sq` under `occ`
     /// (the lowest square among equals): the first kind in capture order
-    /// that has one, so the dearer kinds' attacks are seldom computed. The
-    /// same piece as the cheapest of [`Position::attackers_to`] (a test
-    /// checks it).
+    /// that has one, so the dearer kinds' attacks are seldom computed.
     pub fn least_valuable_attacker(&self, sq: Square, color: Color, occ: Occupancy) -> Option<(Square, PieceKind)> {
-        let present = occ.board;
-        let found = |attacks: Bitboard, kind: PieceKind| {
-            (attacks & self.pieces(color, kind) & present).first().map(|from| (from, kind))
-        };
-        found(attacks::pawn_attackers(color, sq), PieceKind::Pawn)
-            .or_else(|| found(attacks::advisor_steps(sq), PieceKind::Advisor))
-            .or_else(|| found(attacks::elephant_attacks(sq, present), PieceKind::Elephant))
-            .or_else(|| found(attacks::horse_attackers(sq, present), PieceKind::Horse))
-            .or_else(|| found(attacks::cannon_attacks(sq, occ), PieceKind::Cannon))
-            .or_else(|| found(attacks::rook_attacks(sq, occ), PieceKind::Rook))
-            .or_else(|| found(attacks::king_steps(sq), PieceKind::King))
+        CAPTURE_ORDER
+            .iter()
+            .find_map(|&kind| self.kind_attackers(kind, sq, color, occ).first().map(|from| (from, kind)))
     }
 
     /// Whether the exchange started by `m` wins at least `threshold`
@@ -86,8 +83,7 @@ impl Position {
     }
 }
 
-/// Cheapest first; [`Position::least_valuable_attacker`] asks in this order.
-#[cfg(test)]
+/// Cheapest first: the order in which the exchange captures.
 const CAPTURE_ORDER: [PieceKind; 7] = [
     PieceKind::Pawn,
     PieceKind::Advisor,
