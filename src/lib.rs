@@ -18,6 +18,7 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod files;
+pub mod huge_pages;
 pub mod nnue;
 pub mod notation;
 pub mod perft;

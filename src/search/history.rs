@@ -50,10 +50,13 @@ pub struct ThreadTables {
 
 impl Default for ThreadTables {
     fn default() -> ThreadTables {
+        let continuation = vec![0; PIECE_TO * PIECE_TO];
+        // Megabytes read at random, as the hash table.
+        crate::huge_pages::advise(&continuation);
         ThreadTables {
             main: vec![0; 2 * SQUARES * SQUARES],
             capture: vec![0; PIECE_TO * PieceKind::ALL.len()],
-            continuation: vec![0; PIECE_TO * PIECE_TO],
+            continuation,
             counter: vec![None; PIECE_TO],
             correction: vec![0; 2 * CORRECTION_SIZE],
         }
@@ -91,6 +94,16 @@ fn correction_index(pos: &Position) -> usize {
 }
 
 impl ThreadTables {
+    /// Forgets everything: the tables as `default` makes them, in the same
+    /// memory (its pages stay mapped).
+    pub fn clear(&mut self) {
+        self.main.fill(0);
+        self.capture.fill(0);
+        self.continuation.fill(0);
+        self.counter.fill(None);
+        self.correction.fill(0);
+    }
+
     /// `raw` (the static evaluation) corrected by what searches of this
     /// pawn structure found.
     #[inline]
@@ -212,5 +225,13 @@ mod tests {
         assert_eq!(t.main(&pos, reply), 0);
         t.set_counter_move(earlier[0], reply);
         assert_eq!(t.counter_move(earlier[0]), Some(reply));
+        t.update_capture(&pos, m, 500);
+        t.update_correction(&pos, 0, 200, 12, 8);
+
+        // Clearing gives back the tables as new.
+        t.clear();
+        let new = ThreadTables::default();
+        assert!(t.main == new.main && t.capture == new.capture && t.continuation == new.continuation);
+        assert!(t.counter == new.counter && t.correction == new.correction);
     }
 }

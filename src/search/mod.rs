@@ -103,9 +103,10 @@ impl Searcher {
         }
     }
 
-    /// Forgets what the threads learnt (a new game).
+    /// Forgets what the threads learnt (a new game), keeping the tables'
+    /// memory.
     pub fn clear_histories(&self) {
-        self.lock_tables().clear();
+        self.lock_tables().iter_mut().for_each(ThreadTables::clear);
     }
 
     /// Keeps the tables of the first `threads` threads only.

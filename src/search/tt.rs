@@ -38,6 +38,8 @@ struct Entry<'a> {
 /// Words per cluster: four entries of two words, 64 bytes.
 const CLUSTER_WORDS: usize = 8;
 const CLUSTER_BYTES: usize = CLUSTER_WORDS * 8;
+/// The largest table `clear` zeroes in place rather than allocating afresh.
+const CLEAR_IN_PLACE_MB: usize = 32;
 
 // Data layout: move 16 | score 16 | eval 16 | depth 8 | generation 6 + bound 2.
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
@@ -102,6 +104,8 @@ impl TranspositionTable {
                 Err(()) => panic!("no memory for a one-cluster hash table"),
             }
         };
+        // Before the first write: the pages are then huge from the start.
+        crate::huge_pages::advise(&words);
         let misalign = (words.as_ptr() as usize % CLUSTER_BYTES) / 8;
         let first = (CLUSTER_WORDS - misalign) % CLUSTER_WORDS;
         TranspositionTable { words, first, clusters, generation: AtomicU8::new(0) }
@@ -111,10 +115,19 @@ impl TranspositionTable {
         self.clusters * CLUSTER_BYTES / (1024 * 1024)
     }
 
-    /// Forgets every entry: a fresh zeroed table of the same size (the old
-    /// one freed first), as fast as `new`.
+    /// Forgets every entry. A table up to `CLEAR_IN_PLACE_MB` is zeroed where
+    /// it is (a few milliseconds), so that its pages, huge ones included,
+    /// stay mapped: datagen clears its table before every game. A larger one
+    /// is replaced by a fresh zeroed table of the same size (the old one
+    /// freed first), as fast as `new` whatever the size, so that a GUI's
+    /// `ucinewgame` with gigabytes of hash is answered at once.
     pub fn clear(&mut self) {
         let mb = self.size_mb();
+        if mb <= CLEAR_IN_PLACE_MB {
+            self.words.iter_mut().for_each(|word| *word.get_mut() = 0);
+            self.generation = AtomicU8::new(0);
+            return;
+        }
         self.words = Box::new([]);
         *self = TranspositionTable::new(mb);
     }
@@ -232,6 +245,22 @@ mod tests {
         tt.store(0xDEAD_BEEF, None, 3, 4, -1, Bound::Exact);
         let d = tt.probe(0xDEAD_BEEF).unwrap();
         assert_eq!((d.mv, d.depth, d.bound), (m, -1, Bound::Exact), "the move survives a store without one");
+    }
+
+    #[test]
+    fn clearing_forgets_every_entry_in_place_or_afresh() {
+        for mb in [1, CLEAR_IN_PLACE_MB + 1] {
+            let mut tt = TranspositionTable::new(mb);
+            for key in 0..1000u64 {
+                tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), None, 1, 2, 3, Bound::Exact);
+            }
+            tt.new_search();
+            assert!(tt.probe(0x9E37_79B9_7F4A_7C15).is_some());
+            tt.clear();
+            assert_eq!(tt.size_mb(), mb);
+            assert_eq!(tt.generation.load(Ordering::Relaxed), 0);
+            assert!(tt.words.iter().all(|word| word.load(Ordering::Relaxed) == 0), "{mb} MB: an entry left");
+        }
     }
 
     #[test]
