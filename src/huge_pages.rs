@@ -4,9 +4,10 @@
 //!
 //! The hash table is read at random. With 4 KB pages nearly every probe also
 //! misses the processor's address cache (TLB) and walks the page tables,
-//! which under a virtual machine costs several memory reads more. Measured
-//! on datagen, the same games byte for byte: 0.93 of the time (median of 10
-//! paired runs, 9 of them faster; `docs/search-and-evaluation.md`).
+//! which under a virtual machine costs several memory reads more. With the
+//! hash table and the continuation history advised, datagen took 0.943 of
+//! the time for the same games byte for byte (median of 8 paired runs, all
+//! faster) and `chariot bench` 0.879 (`docs/search-and-evaluation.md`).
 #![allow(unsafe_code)]
 
 /// The size of a huge page on x86-64 Linux.

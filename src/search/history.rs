@@ -31,6 +31,7 @@ pub fn piece_to(pos: &Position, m: Move) -> usize {
     piece as usize * SQUARES + m.to().index()
 }
 
+#[cfg_attr(test, derive(PartialEq))]
 pub struct ThreadTables {
     /// Quiet moves by side, from and to square ("butterfly" history).
     main: Vec<i16>,
@@ -230,8 +231,6 @@ mod tests {
 
         // Clearing gives back the tables as new.
         t.clear();
-        let new = ThreadTables::default();
-        assert!(t.main == new.main && t.capture == new.capture && t.continuation == new.continuation);
-        assert!(t.counter == new.counter && t.correction == new.correction);
+        assert!(t == ThreadTables::default());
     }
 }

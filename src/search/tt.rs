@@ -125,7 +125,7 @@ impl TranspositionTable {
         let mb = self.size_mb();
         if mb <= CLEAR_IN_PLACE_MB {
             self.words.iter_mut().for_each(|word| *word.get_mut() = 0);
-            self.generation = AtomicU8::new(0);
+            *self.generation.get_mut() = 0;
             return;
         }
         self.words = Box::new([]);
