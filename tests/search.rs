@@ -2,7 +2,8 @@
 //! limits and determinism.
 
 use chariot::engine::Engine;
-use chariot::search::{Limits, Silent};
+use chariot::search::{Iteration, Limits, Listener, Silent};
+use chariot::types::Move;
 use chariot::types::score::{MATE_BOUND, mate_in};
 
 fn engine_at(fen: &str, moves: &[&str]) -> Engine {
@@ -74,6 +75,38 @@ fn node_limited_search_is_deterministic() {
     assert_eq!(a.best, b.best);
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes >= 20_000 && a.nodes < 22_000, "{}", a.nodes);
+}
+
+/// Counts the reports it hears; `wants` says whether it asks for them.
+struct Counting {
+    wants: bool,
+    iterations: std::sync::atomic::AtomicUsize,
+}
+
+impl Listener for Counting {
+    fn iteration(&self, _: &Iteration) {
+        self.iterations.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn current_move(&self, _: i32, _: Move, _: usize) {}
+    fn best_move(&self, _: Option<Move>, _: Option<Move>, _: i32) {}
+    fn wants_reports(&self) -> bool {
+        self.wants
+    }
+}
+
+#[test]
+fn a_listener_that_wants_no_reports_gets_none_and_the_same_search() {
+    let run = |wants| {
+        let listener = Counting { wants, iterations: Default::default() };
+        let mut e = Engine::new();
+        e.set_position(None, &["h2e2", "h9g7"]).unwrap();
+        let out = e.search_blocking(&Limits { nodes: Some(20_000), ..Limits::default() }, &listener);
+        (out.best, out.score, out.depth, out.nodes, listener.iterations.into_inner())
+    };
+    let (quiet, told) = (run(false), run(true));
+    assert_eq!(quiet.4, 0);
+    assert!(told.4 >= 5, "{} reports", told.4);
+    assert_eq!((quiet.0, quiet.1, quiet.2, quiet.3), (told.0, told.1, told.2, told.3));
 }
 
 #[test]

@@ -208,6 +208,12 @@ pub trait Listener: Sync {
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>, score: i32);
     /// A note for the user (the protocol shows it as `info string`).
     fn message(&self, _text: &str) {}
+    /// Whether `iteration` and `current_move` want to hear at all: a
+    /// report costs a PV copy, a hash-table sample and a clock read, which
+    /// datagen's many short silent searches would pay at every depth.
+    fn wants_reports(&self) -> bool {
+        true
+    }
 }
 
 /// A listener that ignores everything (bench, tests).
@@ -217,6 +223,9 @@ impl Listener for Silent {
     fn iteration(&self, _: &Iteration) {}
     fn current_move(&self, _: i32, _: Move, _: usize) {}
     fn best_move(&self, _: Option<Move>, _: Option<Move>, _: i32) {}
+    fn wants_reports(&self) -> bool {
+        false
+    }
 }
 
 /// Flags the engine uses to steer a running search from another thread.

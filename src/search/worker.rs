@@ -325,6 +325,9 @@ impl<'a> Worker<'a> {
         if pv_idx == 0 {
             self.reported_best = Some(self.root_moves[0].mv);
         }
+        if !self.ctx.listener.wants_reports() {
+            return;
+        }
         let rm = &self.root_moves[pv_idx];
         // Lines not searched yet at this depth show the previous score.
         let (score, d) = if rm.score == -INFINITE { (rm.prev_score, depth - 1) } else { (rm.score, depth) };
@@ -389,7 +392,7 @@ impl<'a> Worker<'a> {
         }
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            if self.is_main() && self.ctx.start.elapsed().as_millis() > 3000 {
+            if self.is_main() && self.ctx.listener.wants_reports() && self.ctx.start.elapsed().as_millis() > 3000 {
                 self.ctx.listener.current_move(depth, m, i + 1);
             }
             let mut child = *root;
