@@ -213,9 +213,15 @@ pub fn encode_game(format: Format, records: &[Record], out: &mut Vec<u8>) {
 /// game cut short by an interrupted run is cut off. A version 2 file that
 /// records another seed is refused (its games would not be this run's).
 /// Returns the file, positioned at its end, the number of whole games in
-/// it and its format.
+/// it and its format. The file stays locked while it is open: a second run
+/// on the same file is refused, since both would write from their own idea
+/// of the end.
 pub fn open_for_append(path: &Path, seed: u64) -> io::Result<(std::fs::File, u64, Format)> {
     let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+    if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+        let text = "another run is writing it (the file is locked)";
+        return Err(io::Error::new(io::ErrorKind::WouldBlock, text));
+    }
     let len = file.metadata()?.len();
     if len == 0 {
         file.write_all(&packed::header(Some(seed)))?;
@@ -489,6 +495,21 @@ mod tests {
         assert!(matches!(read_file(&path), Err(FileError::BadHeader { .. })));
         let error = read_file(&dir.join("missing.bin")).unwrap_err();
         assert!(matches!(error, FileError::Read { .. }));
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_file_being_appended_to_is_refused_to_a_second_run() {
+        let dir = std::env::temp_dir().join(format!("chariot-datagen-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data.bin");
+        let first = open_for_append(&path, 5).unwrap();
+        let error = open_for_append(&path, 5).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::WouldBlock);
+        assert!(error.to_string().contains("another run"), "{error}");
+        drop(first);
+        let (_, games, format) = open_for_append(&path, 5).unwrap();
+        assert_eq!((games, format), (0, Format::V2));
         std::fs::remove_dir_all(dir).ok();
     }
 }
