@@ -101,12 +101,12 @@ fn a_listener_that_wants_no_reports_gets_none_and_the_same_search() {
         let mut e = Engine::new();
         e.set_position(None, &["h2e2", "h9g7"]).unwrap();
         let out = e.search_blocking(&Limits { nodes: Some(20_000), ..Limits::default() }, &listener);
-        (out.best, out.score, out.depth, out.nodes, listener.iterations.into_inner())
+        ((out.best, out.score, out.depth, out.nodes), listener.iterations.into_inner())
     };
-    let (quiet, told) = (run(false), run(true));
-    assert_eq!(quiet.4, 0);
-    assert!(told.4 >= 5, "{} reports", told.4);
-    assert_eq!((quiet.0, quiet.1, quiet.2, quiet.3), (told.0, told.1, told.2, told.3));
+    let ((quiet_search, quiet_reports), (told_search, told_reports)) = (run(false), run(true));
+    assert_eq!(quiet_reports, 0);
+    assert!(told_reports >= 5, "{told_reports} reports");
+    assert_eq!(quiet_search, told_search);
 }
 
 #[test]

@@ -218,6 +218,7 @@ pub fn encode_game(format: Format, records: &[Record], out: &mut Vec<u8>) {
 /// of the end.
 pub fn open_for_append(path: &Path, seed: u64) -> io::Result<(std::fs::File, u64, Format)> {
     let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+    // A file system without locks (the other error) is written unguarded.
     if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
         let text = "another run is writing it (the file is locked)";
         return Err(io::Error::new(io::ErrorKind::WouldBlock, text));
