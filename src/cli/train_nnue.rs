@@ -59,7 +59,8 @@ pub struct TrainNnueArgs {
     compare: Vec<std::path::PathBuf>,
     /// Start from this network instead of random weights (fine-tuning on
     /// new data; give it a smaller --learning-rate). --features and
-    /// --output-buckets must be its own.
+    /// --output-buckets are its own or larger: a piece-square network
+    /// grows into king buckets, one output into several, starting as it.
     #[arg(long)]
     init: Option<std::path::PathBuf>,
 }

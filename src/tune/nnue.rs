@@ -325,6 +325,51 @@ impl FloatNetwork {
         FloatNetwork { layout, p }
     }
 
+    /// The float network with `features` and `buckets` that starts as
+    /// `network` does, where the shapes allow: a piece-square network's
+    /// rows become the king buckets' shared piece-square factoriser (every
+    /// bucket's own rows start at zero, so the king's place is learnt on
+    /// top of what the smaller network knows, not from nothing), and one
+    /// output is copied to every output bucket. Where no king's view is
+    /// mirrored (a king on file f), it scores every position as `network`.
+    /// Fewer inputs or buckets than the network's: an error.
+    fn grown(network: &Network, features: Features, buckets: usize) -> Result<FloatNetwork, String> {
+        let source = FloatNetwork::from_network(network);
+        let from = source.layout;
+        let widen = (from.features, features) == (Features::Plain, Features::KingBuckets);
+        if (from.features != features && !widen) || (from.buckets != buckets && from.buckets != 1) {
+            return Err(format!(
+                "the network to start from has {} inputs and {} output buckets: it can only grow to {} (or palace king buckets from piece-square) and {} (or any number from one), not to {} and {}",
+                from.features.name(),
+                from.buckets,
+                from.features.name(),
+                from.buckets,
+                features.name(),
+                buckets
+            ));
+        }
+        let layout = Layout::new(features, buckets);
+        let mut p = vec![0.0; layout.params];
+        if widen {
+            let start = layout.square_factor.expect("king buckets have a piece-square factoriser");
+            p[start..start + from.b1].copy_from_slice(&source.p[..from.b1]);
+        } else {
+            // The same inputs: every row and factoriser as it is.
+            p[..layout.b1].copy_from_slice(&source.p[..from.b1]);
+            if let (Some(to), Some(at)) = (layout.square_factor, from.square_factor) {
+                p[to..layout.kind_factor].copy_from_slice(&source.p[at..from.kind_factor]);
+            }
+        }
+        p[layout.kind_factor..].copy_from_slice(&source.p[from.kind_factor..]);
+        p[layout.b1..layout.w2].copy_from_slice(&source.p[from.b1..from.w2]);
+        for bucket in 0..buckets {
+            let source_bucket = if from.buckets == 1 { 0 } else { bucket };
+            p[layout.output_weights(bucket)].copy_from_slice(&source.p[from.output_weights(source_bucket)]);
+            p[layout.b2 + bucket] = source.p[from.b2 + source_bucket];
+        }
+        Ok(FloatNetwork { layout, p })
+    }
+
     /// The hidden sums of both perspectives (side to move first).
     fn hidden(&self, inputs: &[Inputs; 2]) -> [[f32; HIDDEN]; 2] {
         let mut acc = [[0f32; HIDDEN]; 2];
@@ -640,18 +685,7 @@ pub fn train(
         }
     }
     let mut net = match &options.init {
-        Some(init) => {
-            if (init.features(), init.output_buckets()) != (options.features, options.output_buckets) {
-                return Err(format!(
-                    "the network to start from has {} inputs and {} output buckets, not {} and {}",
-                    init.features().name(),
-                    init.output_buckets(),
-                    options.features.name(),
-                    options.output_buckets
-                ));
-            }
-            FloatNetwork::from_network(init)
-        }
+        Some(init) => FloatNetwork::grown(init, options.features, options.output_buckets)?,
         None => FloatNetwork::random(options.features, options.output_buckets, options.seed),
     };
     let layout = net.layout;
@@ -870,10 +904,48 @@ mod tests {
             let options = Options { features, output_buckets, epochs: 1, batch_size: 64, ..Options::default() };
             let trained = train(&records, &options, &mut |_| {}, &mut |_, _| Ok(())).unwrap();
             assert_eq!(FloatNetwork::from_network(&trained.network).quantise(), trained.network);
-            // A mismatched start is refused, not reshaped.
+            // A larger start is refused: a network never shrinks.
             let plain = Options { init: Some(trained.network.clone()), ..Options::default() };
             assert!(train(&records, &plain, &mut |_| {}, &mut |_, _| Ok(())).is_err());
         }
+    }
+
+    /// A piece-square network grown into king buckets, output buckets or
+    /// both scores every position as before where no king stands on file
+    /// f, and where both do, as before the position's mirror image (both
+    /// kings' buckets see the board mirrored).
+    #[test]
+    fn a_grown_network_starts_as_the_smaller_one() {
+        let shipped = (*Network::embedded()).clone();
+        // The games' positions (no king on file d or f in both) and two
+        // with both kings on file f.
+        let mut positions = positions(&records());
+        for fen in ["3a1k3/4a4/9/9/5P3/9/9/9/4A4/3A1K3 w - - 0 1", "3a1k3/4a4/4b4/9/9/5n3/2P6/9/4A4/3A1K3 b - - 0 1"] {
+            positions.push(Position::from_fen(fen).unwrap());
+        }
+        for (features, buckets) in [(Features::KingBuckets, 1), (Features::Plain, 4), (Features::KingBuckets, 8)] {
+            let grown = FloatNetwork::grown(&shipped, features, buckets).unwrap().quantise();
+            assert_eq!((grown.features(), grown.output_buckets()), (features, buckets));
+            let (mut same, mut mirrored) = (0, 0);
+            for pos in &positions {
+                let on_f = [Color::Red, Color::Black].map(|c| pos.king_square(c).file() == 5);
+                let after = grown.evaluate_position(pos);
+                if features == Features::Plain || on_f == [false; 2] {
+                    assert_eq!(after, shipped.evaluate_position(pos), "{}", pos.to_fen());
+                    same += 1;
+                } else if on_f == [true; 2] {
+                    let mirror = position_of(&Sample::of(pos).mirrored());
+                    assert_eq!(after, shipped.evaluate_position(&mirror), "{}", pos.to_fen());
+                    mirrored += 1;
+                }
+            }
+            assert!(same > 100, "{same} positions compared as they are");
+            eprintln!("{features:?} x {buckets}: {same} positions compared as they are, {mirrored} as mirror images");
+            assert!(features == Features::Plain || mirrored == 2, "{mirrored} compared as mirror images");
+        }
+        // Growing the grown network again to the same shape changes nothing.
+        let grown = FloatNetwork::grown(&shipped, Features::KingBuckets, 4).unwrap().quantise();
+        assert_eq!(FloatNetwork::grown(&grown, Features::KingBuckets, 4).unwrap().quantise(), grown);
     }
 
     #[test]
