@@ -45,8 +45,8 @@ pub struct DatagenArgs {
     /// is given.
     #[arg(long)]
     no_book: bool,
-    /// Random plies after the opening, each drawn from the moves a short
-    /// search scores within --random-margin (cp) of the best.
+    /// Random plies after the opening, each drawn from the moves whose
+    /// short search scores within --random-margin (cp) of the position's.
     #[arg(long, default_value_t = 4)]
     random_plies: u32,
     #[arg(long, default_value_t = 100)]
