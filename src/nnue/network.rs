@@ -281,6 +281,13 @@ impl Network {
         self.outputs.len()
     }
 
+    /// Adds `cp` centipawns to every evaluation by output bucket `bucket`
+    /// (through its bias, to the bias's unit of 1/`QA`·`QB` of an output).
+    pub fn shift_output(&mut self, bucket: usize, cp: f64) {
+        let units = cp * f64::from(QA * QB) / f64::from(self.scale);
+        self.outputs[bucket].bias += units.round() as i32;
+    }
+
     /// Reads a network file (either version), or says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         let version = match bytes.get(..16) {
@@ -408,6 +415,7 @@ impl Network {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::position::Position;
 
     const HEADER_BYTES: usize = header_bytes(1);
 
@@ -446,6 +454,22 @@ pub(super) mod tests {
         assert_eq!(bytes.len(), file_bytes(2, Features::Plain, 4));
         assert_eq!(&bytes[..16], MAGIC);
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn a_shifted_output_moves_its_bucket_alone() {
+        let net = random_network_with(Features::Plain, 4, 5);
+        let start = Position::startpos();
+        let few = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let (start_bucket, few_bucket) = (output_bucket(32, 4), output_bucket(3, 4));
+        assert_ne!(start_bucket, few_bucket);
+        for cp in [10.0, -25.5, 0.3] {
+            let mut shifted = net.clone();
+            shifted.shift_output(start_bucket, cp);
+            let moved = shifted.evaluate_position(&start) - net.evaluate_position(&start);
+            assert!((f64::from(moved) - cp).abs() <= 1.0, "{cp} cp moved {moved}");
+            assert_eq!(shifted.evaluate_position(&few), net.evaluate_position(&few));
+        }
     }
 
     #[test]
