@@ -164,6 +164,12 @@ fn rule(s: &Material, w: &Material) -> i32 {
     if s.is(2, 0, 0, 0) && w.rooks == 1 && w.horses >= 1 && w.advisors == 2 && w.elephants >= 1 {
         return SCALE_HARD;
     }
+    // The same book draw seen from the other side: rook and horse against
+    // two rooks hold, they do not win (a network may read the defenders as
+    // the better half: 212 cp for RHAAE on line 140).
+    if s.is(1, 1, 0, 0) && w.is(2, 0, 0, 0) {
+        return SCALE_DRAWN;
+    }
     // A horse and a pawn against a minor: HP(h) vs CP, HP(h) vs CE won;
     // HP(h) vs CEE, HP(h) vs CAE, HP(h) vs HE, HP(l) vs HA drawn.
     if s.is(0, 1, 0, 1) && w.minors() >= 1 {
@@ -206,6 +212,16 @@ mod tests {
         // R vs AAEE: drawn; take an elephant away and it wins.
         assert_eq!(scale_of("2bak4/4a4/4b4/7R1/9/9/9/9/9/4K4 b - - 0 1", Color::Red), SCALE_DRAWN);
         assert_eq!(scale_of("3ak4/4a4/4b4/7R1/9/9/9/9/9/4K4 b - - 0 1", Color::Red), SCALE_NORMAL);
+    }
+
+    #[test]
+    fn two_rooks_against_rook_horse_and_three_defenders() {
+        // RR vs RHAAE (tests/data/endgames.tsv line 139): hard to win;
+        // without the advisors the rook and horse do not hold, no rule.
+        assert_eq!(scale_of("3ak4/4a4/4b1n2/1R7/4r4/3R5/9/9/9/3K5 w - - 0 1", Color::Red), SCALE_HARD);
+        assert_eq!(scale_of("4k4/9/4b1n2/1R7/4r4/3R5/9/9/9/3K5 w - - 0 1", Color::Red), SCALE_NORMAL);
+        // Nor does the rook and horse side win, whoever is read as ahead.
+        assert_eq!(scale_of("3ak4/4a4/4b1n2/1R7/4r4/3R5/9/9/9/3K5 w - - 0 1", Color::Black), SCALE_DRAWN);
     }
 
     #[test]
