@@ -946,26 +946,37 @@ mod tests {
     /// kings' buckets see the board mirrored).
     #[test]
     fn a_grown_network_starts_as_the_smaller_one() {
+        // The shipped network (eight output buckets since the eleventh) and
+        // a one-output piece-square one, which can grow into every shape.
         let shipped = (*Network::embedded()).clone();
+        let one_output = FloatNetwork::random(Features::Plain, 1, 7).quantise();
         // The games' positions (no king on file d or f in both) and two
         // with both kings on file f.
         let mut positions = positions(&records());
         for fen in ["3a1k3/4a4/9/9/5P3/9/9/9/4A4/3A1K3 w - - 0 1", "3a1k3/4a4/4b4/9/9/5n3/2P6/9/4A4/3A1K3 b - - 0 1"] {
             positions.push(Position::from_fen(fen).unwrap());
         }
-        for (features, buckets) in [(Features::KingBuckets, 1), (Features::Plain, 4), (Features::KingBuckets, 8)] {
-            let grown = FloatNetwork::grown(&shipped, features, buckets).unwrap().quantise();
+        let shapes = [(Features::KingBuckets, 1), (Features::Plain, 4), (Features::KingBuckets, 8)];
+        let mut grown_count = 0;
+        for (base, (features, buckets)) in [&shipped, &one_output].into_iter().flat_map(|b| shapes.map(|s| (b, s))) {
+            // Outputs grow only from one bucket; a bucketed network keeps its count.
+            if base.output_buckets() != 1 && base.output_buckets() != buckets {
+                assert!(FloatNetwork::grown(base, features, buckets).is_err());
+                continue;
+            }
+            grown_count += 1;
+            let grown = FloatNetwork::grown(base, features, buckets).unwrap().quantise();
             assert_eq!((grown.features(), grown.output_buckets()), (features, buckets));
             let (mut same, mut mirrored) = (0, 0);
             for pos in &positions {
                 let on_f = [Color::Red, Color::Black].map(|c| pos.king_square(c).file() == 5);
                 let after = grown.evaluate_position(pos);
                 if features == Features::Plain || on_f == [false; 2] {
-                    assert_eq!(after, shipped.evaluate_position(pos), "{}", pos.to_fen());
+                    assert_eq!(after, base.evaluate_position(pos), "{}", pos.to_fen());
                     same += 1;
                 } else if on_f == [true; 2] {
                     let mirror = position_of(&Sample::of(pos).mirrored());
-                    assert_eq!(after, shipped.evaluate_position(&mirror), "{}", pos.to_fen());
+                    assert_eq!(after, base.evaluate_position(&mirror), "{}", pos.to_fen());
                     mirrored += 1;
                 }
             }
@@ -973,8 +984,9 @@ mod tests {
             eprintln!("{features:?} x {buckets}: {same} positions compared as they are, {mirrored} as mirror images");
             assert!(features == Features::Plain || mirrored == 2, "{mirrored} compared as mirror images");
         }
+        assert!(grown_count >= 4, "{grown_count} shapes grown");
         // Growing the grown network again to the same shape changes nothing.
-        let grown = FloatNetwork::grown(&shipped, Features::KingBuckets, 4).unwrap().quantise();
+        let grown = FloatNetwork::grown(&one_output, Features::KingBuckets, 4).unwrap().quantise();
         assert_eq!(FloatNetwork::grown(&grown, Features::KingBuckets, 4).unwrap().quantise(), grown);
     }
 
