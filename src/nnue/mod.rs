@@ -1,6 +1,6 @@
 //! The network evaluation (NNUE): piece-square inputs seen from each side,
-//! one hidden layer per side, and one output (the shipped network picks it
-//! among eight output buckets by the number of pieces). The search keeps one
+//! one hidden layer per side, and one output, chosen among the network's
+//! output buckets by the number of pieces on the board. The search keeps one
 //! accumulator per ply, made from its parent's by the move played when the
 //! node is evaluated, so a node's evaluation costs a small update and the
 //! output layer.
