@@ -28,7 +28,7 @@ fn help_says_how_to_start_the_engine() {
 }
 
 /// A network named by file gives the built-in network's signature when it
-/// is that network (the shipped file, a version 1 file).
+/// is that network (the shipped file).
 #[test]
 fn bench_with_the_shipped_network_file_gives_the_built_in_signature() {
     let nodes = |args: &[&str]| {

@@ -946,8 +946,10 @@ mod tests {
     /// kings' buckets see the board mirrored).
     #[test]
     fn a_grown_network_starts_as_the_smaller_one() {
-        // The shipped network (trained weights, whatever its outputs) and a
-        // one-output piece-square one, which can grow into every shape.
+        // The shipped network (trained weights, grown into the largest
+        // shape: its own since the twelfth, which has king buckets and 8
+        // outputs) and a one-output piece-square one, which can grow into
+        // every shape.
         let shipped = (*Network::embedded()).clone();
         let one_output = FloatNetwork::random(Features::Plain, 1, 7).quantise();
         // The games' positions (no king on file d or f in both) and two
