@@ -1,4 +1,5 @@
-//! The network evaluation (NNUE): piece-square inputs seen from each side,
+//! The network evaluation (NNUE): piece-square inputs seen from each side
+//! (one set per place of that side's king if the network has king buckets),
 //! one hidden layer per side, and one output, chosen among the network's
 //! output buckets by the number of pieces on the board. The search keeps one
 //! accumulator per ply, made from its parent's by the move played when the

@@ -940,16 +940,15 @@ mod tests {
         }
     }
 
-    /// A piece-square network grown into king buckets, output buckets or
-    /// both scores every position as before where no king stands on file
-    /// f, and where both do, as before the position's mirror image (both
-    /// kings' buckets see the board mirrored).
+    /// A network grown into king buckets, output buckets or both scores
+    /// every position as before where no king stands on file f, and where
+    /// both do, as before the position's mirror image (both kings' buckets
+    /// see the board mirrored).
     #[test]
     fn a_grown_network_starts_as_the_smaller_one() {
-        // The shipped network (trained weights, grown into the largest
-        // shape: its own since the twelfth, which has king buckets and 8
-        // outputs) and a one-output piece-square one, which can grow into
-        // every shape.
+        // The shipped network (trained weights; the largest shape, which
+        // may be its own) and a one-output piece-square one, which can grow
+        // into every shape.
         let shipped = (*Network::embedded()).clone();
         let one_output = FloatNetwork::random(Features::Plain, 1, 7).quantise();
         // The games' positions (no king on file d or f in both) and two
